@@ -10,6 +10,10 @@ export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
   timeout: 60_000,
+  // An assertion's wait for the page (a guard against a hang, not a time to meet): Playwright's 5 s
+  // ran out on a review page still loading while other work loaded the machine (load average 7 to
+  // 10, a clean run of session 18); a passing check waits no longer for it.
+  expect: { timeout: 10_000 },
   workers: 1,
   // The real server; with DATABASE_URL unset it starts its own embedded PostgreSQL.
   webServer: {

@@ -17,18 +17,7 @@
 // convention of Q and SPSS Custom Tables: "A" in column B means B is above A). The Total column has
 // no letter and is not tested; nor is a cell with a low base (Kish n_eff below 30, as Q's minimum
 // sample size for testing), which is shown and flagged.
-import {
-  adjustP,
-  contrast,
-  designEstimates,
-  emptySums,
-  isSmallBase,
-  significantAt,
-  stratumOf,
-  wilsonInterval,
-  type Adjust,
-  type DesignSums,
-} from "./design.ts";
+import { adjustP, contrast, designEstimates, emptySums, isSmallBase, significantAt, stratumOf, wilsonInterval, type Adjust, type DesignSums } from "./design.ts";
 import type { Confidence } from "./significance.ts";
 
 /** One respondent of the filtered set, with the banner columns they belong to and their answers. */

@@ -48,7 +48,16 @@ export function stratumOf(s: DesignSums, key: string): StratumSums {
   let h = s.strata.get(key);
   if (!h) {
     const k = s.domains;
-    h = { n: 0, count: new Array(k).fill(0), A: new Array(k).fill(0), B: new Array(k).fill(0), NN: new Array(k * k).fill(0), AA: new Array(k * k).fill(0), AB: new Array(k * k).fill(0), BB: new Array(k * k).fill(0) };
+    h = {
+      n: 0,
+      count: new Array(k).fill(0),
+      A: new Array(k).fill(0),
+      B: new Array(k).fill(0),
+      NN: new Array(k * k).fill(0),
+      AA: new Array(k * k).fill(0),
+      AB: new Array(k * k).fill(0),
+      BB: new Array(k * k).fill(0),
+    };
     s.strata.set(key, h);
   }
   return h;
@@ -482,7 +491,17 @@ export function compareSums(
     const b = bases[i]!;
     const ci = wilsonInterval(d.estimate, d.se, b.n, b.nEff, opts.confidence);
     const deff = designEffect(d.estimate, d.se, b.observations);
-    return { group: names[i]!, n: b.n, clusters: d.n, nEff: b.nEff, share: d.estimate, se: d.se, deff: Number.isFinite(deff) ? deff : null, ci: [ci.lo, ci.hi] as [number, number], smallBase: low[i]! };
+    return {
+      group: names[i]!,
+      n: b.n,
+      clusters: d.n,
+      nEff: b.nEff,
+      share: d.estimate,
+      se: d.se,
+      deff: Number.isFinite(deff) ? deff : null,
+      ci: [ci.lo, ci.hi] as [number, number],
+      smallBase: low[i]!,
+    };
   });
   const cs: Contrast[] = [];
   for (let a = 0; a < names.length; a++) for (let b = a + 1; b < names.length; b++) cs.push(contrast(est, a, b));
@@ -496,7 +515,18 @@ export function compareSums(
     groups,
     comparisons: cs.map((c, i) =>
       tested[i]
-        ? { a: names[c.a]!, b: names[c.b]!, diff: c.diff, se: c.se, tested: true, z: num(c.z), p: num(c.p), pAdjusted: num(adj[i]!), significant: significantAt(adj[i]!, opts.confidence), paired: c.paired }
+        ? {
+            a: names[c.a]!,
+            b: names[c.b]!,
+            diff: c.diff,
+            se: c.se,
+            tested: true,
+            z: num(c.z),
+            p: num(c.p),
+            pAdjusted: num(adj[i]!),
+            significant: significantAt(adj[i]!, opts.confidence),
+            paired: c.paired,
+          }
         : { a: names[c.a]!, b: names[c.b]!, diff: c.diff, se: c.se, tested: false, z: null, p: null, pAdjusted: null, significant: false, paired: c.paired },
     ),
     method: {

@@ -142,12 +142,7 @@ export function crossing(price: number[], rising: number[], falling: number[]): 
 }
 
 /** A respondent's NMS purchase probability at price p (0 outside (tc, te), linear between knots). */
-export function nmsProbability(
-  p: number,
-  r: Pick<PsmRespondent, "tooCheap" | "cheap" | "expensive" | "tooExpensive">,
-  pCheap: number,
-  pExpensive: number,
-): number {
+export function nmsProbability(p: number, r: Pick<PsmRespondent, "tooCheap" | "cheap" | "expensive" | "tooExpensive">, pCheap: number, pExpensive: number): number {
   const xs = [r.tooCheap, r.cheap, r.expensive, r.tooExpensive];
   const ys = [0, pCheap, pExpensive, 0];
   if (p <= xs[0] || p >= xs[3]) return 0;
@@ -156,7 +151,6 @@ export function nmsProbability(
   }
   return 0;
 }
-
 
 /**
  * The respondents as columns (one entry per respondent): what `analyze psm` builds while it

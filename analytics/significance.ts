@@ -109,11 +109,7 @@ export interface ZTestResult {
 }
 
 /** Two-proportion z-test with pooled p̂; pass n_eff as n for weighted data. */
-export function twoProportionZTest(
-  a: { p: number; n: number },
-  b: { p: number; n: number },
-  confidence: Confidence = 95,
-): ZTestResult {
+export function twoProportionZTest(a: { p: number; n: number }, b: { p: number; n: number }, confidence: Confidence = 95): ZTestResult {
   if (!(confidence in Z_CRITICAL)) throw new RangeError("confidence must be 90, 95 or 99");
   const diff = a.p - b.p;
   const smallBase = !(a.n >= SMALL_BASE) || !(b.n >= SMALL_BASE);

@@ -23,12 +23,46 @@ export interface QaResult {
 
 /** Answers that say nothing, once lower-cased and stripped of punctuation. */
 const NON_ANSWERS = new Set([
-  "", "na", "n a", "none", "nothing", "no", "nope", "nil", "idk", "i dk", "dunno", "no idea", "not sure", "unsure", "dont know", "i dont know",
-  "no comment", "no comments", "nothing really", "nothing at all", "whatever", "same", "ok", "okay", "yes", "good", "fine", "test", "asdf",
+  "",
+  "na",
+  "n a",
+  "none",
+  "nothing",
+  "no",
+  "nope",
+  "nil",
+  "idk",
+  "i dk",
+  "dunno",
+  "no idea",
+  "not sure",
+  "unsure",
+  "dont know",
+  "i dont know",
+  "no comment",
+  "no comments",
+  "nothing really",
+  "nothing at all",
+  "whatever",
+  "same",
+  "ok",
+  "okay",
+  "yes",
+  "good",
+  "fine",
+  "test",
+  "asdf",
 ]);
 const KEYBOARD_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm", "1234567890"];
 
-export const normalise = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^\p{L}\p{N}\s]/gu, "").replace(/\s+/g, " ").trim();
+export const normalise = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\p{L}\p{N}\s]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim();
 
 function gibberish(text: string): string | null {
   const t = text.toLowerCase();

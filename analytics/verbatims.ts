@@ -67,17 +67,96 @@ const PHRASES: [RegExp, number | null][] = [
 /** Words AFINN-165 lacks, or scores for another register than product answers; 0 is no stance. */
 const DOMAIN: Record<string, number> = {
   // praise
-  tasty: 2, yum: 3, yummy: 3, convenient: 2, handy: 2, healthier: 2, appeal: 2, appeals: 2, appealing: 2, attractive: 2, refreshing: 2,
-  crunchy: 1, satisfying: 2, clever: 2, smart: 1, premium: 1, reasonable: 2, winner: 3, keen: 2, trust: 2, happily: 3, buy: 1, pay: 1,
-  lovely: 3, impressed: 3, decent: 2, pleasant: 2, try: 1, useful: 2, tempting: 2, flavoursome: 2, flavourful: 2,
+  tasty: 2,
+  yum: 3,
+  yummy: 3,
+  convenient: 2,
+  handy: 2,
+  healthier: 2,
+  appeal: 2,
+  appeals: 2,
+  appealing: 2,
+  attractive: 2,
+  refreshing: 2,
+  crunchy: 1,
+  satisfying: 2,
+  clever: 2,
+  smart: 1,
+  premium: 1,
+  reasonable: 2,
+  winner: 3,
+  keen: 2,
+  trust: 2,
+  happily: 3,
+  buy: 1,
+  pay: 1,
+  lovely: 3,
+  impressed: 3,
+  decent: 2,
+  pleasant: 2,
+  try: 1,
+  useful: 2,
+  tempting: 2,
+  flavoursome: 2,
+  flavourful: 2,
   // criticism
-  hassle: -2, overpriced: -2, pricey: -1, expensive: -2, cheap: -1, bland: -2, gimmick: -2, gimmicky: -2, fad: -2, unhealthy: -2,
-  concern: -2, concerns: -2, concerned: -2, worry: -2, worries: -2, worried: -2, sceptical: -2, skeptical: -2, stale: -2, greasy: -2,
-  chalky: -2, cardboard: -2, sickly: -2, messy: -2, inconvenient: -2, wasteful: -2, unnecessary: -2, artificial: -1, additives: -1,
-  yuck: -3, gross: -3, effort: -1, confusing: -2, misleading: -2, dislike: -2, doubt: -1,
+  hassle: -2,
+  overpriced: -2,
+  pricey: -1,
+  expensive: -2,
+  cheap: -1,
+  bland: -2,
+  gimmick: -2,
+  gimmicky: -2,
+  fad: -2,
+  unhealthy: -2,
+  concern: -2,
+  concerns: -2,
+  concerned: -2,
+  worry: -2,
+  worries: -2,
+  worried: -2,
+  sceptical: -2,
+  skeptical: -2,
+  stale: -2,
+  greasy: -2,
+  chalky: -2,
+  cardboard: -2,
+  sickly: -2,
+  messy: -2,
+  inconvenient: -2,
+  wasteful: -2,
+  unnecessary: -2,
+  artificial: -1,
+  additives: -1,
+  yuck: -3,
+  gross: -3,
+  effort: -1,
+  confusing: -2,
+  misleading: -2,
+  dislike: -2,
+  doubt: -1,
   // no stance in these answers
-  honestly: 0, honest: 2, pretty: 0, kind: 0, sure: 0, clear: 0, indifferent: 0, no: 0, want: 0, matter: 0, matters: 0, big: 0,
-  free: 0, special: 0, okay: 0, ok: 0, well: 0, strong: 0, mean: 0, yes: 1,
+  honestly: 0,
+  honest: 2,
+  pretty: 0,
+  kind: 0,
+  sure: 0,
+  clear: 0,
+  indifferent: 0,
+  no: 0,
+  want: 0,
+  matter: 0,
+  matters: 0,
+  big: 0,
+  free: 0,
+  special: 0,
+  okay: 0,
+  ok: 0,
+  well: 0,
+  strong: 0,
+  mean: 0,
+  yes: 1,
 };
 const NEGATORS = new Set(["not", "never", "no", "nothing", "hardly", "neither", "nor", "doubt"]);
 const INTENSIFIERS = new Set(["really", "very", "so", "far", "way", "extremely", "super", "absolutely", "truly"]);
@@ -110,7 +189,11 @@ export function sentimentOf(text: string): { label: SentimentLabel; score: numbe
   let criticism = 0;
   for (const clause of t.split(CLAUSE)) {
     if (!clause?.trim()) continue;
-    const words = clause.trim().split(/\s+/).map((w) => w.replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, "")).filter(Boolean);
+    const words = clause
+      .trim()
+      .split(/\s+/)
+      .map((w) => w.replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, ""))
+      .filter(Boolean);
     const hedged = words.some((w) => HEDGES.has(w));
     let negatedUntil = -1;
     const units: number[] = [];
@@ -162,13 +245,15 @@ const FUNCTION_WORDS =
  * "the reason is", "the main point"): none carries a topic of its own.
  */
 export const DISCOURSE = new Set(
-  ("like well so now then anyway anyhow besides though although however because since also plus " +
+  (
+    "like well so now then anyway anyhow besides though although however because since also plus " +
     "honestly frankly truly really actually basically literally seriously personally obviously clearly " +
     "simply totally absolutely definitely certainly surely sure probably possibly perhaps maybe likely " +
     "mostly mainly generally usually largely partly overall quite rather pretty somewhat fairly kind sort " +
     "okay ok yeah yes yep nope oh ah um uh hmm er mean guess think suppose reckon say said know " +
     "seem seems seemed look looks looked feel feels felt sound sounds sounded appear appears appeared " +
-    "concern concerns worry worries opinion reason reasons point fact way case lot whole main first").split(" "),
+    "concern concerns worry worries opinion reason reasons point fact way case lot whole main first"
+  ).split(" "),
 );
 
 export const STOP_WORDS: ReadonlySet<string> = new Set([...STOPWORD_ENG, ...FUNCTION_WORDS.split(" "), ...DISCOURSE].map((w) => w.toLowerCase()));
@@ -250,8 +335,7 @@ function phrases(w: Word[], lex: Lexicon): Map<string, string> {
     const b = w[i + 1];
     if (b && lex.content(b.text) && !a.breakAfter) add([a, b], `${a.text} ${b.text}`);
     const c = w[i + 2];
-    if (lex.noun(a.text) && b && (b.text === "for" || b.text === "of") && c && lex.content(c.text) && !a.breakAfter && !b.breakAfter)
-      add([a, c], `${a.text} ${b.text} ${c.text}`);
+    if (lex.noun(a.text) && b && (b.text === "for" || b.text === "of") && c && lex.content(c.text) && !a.breakAfter && !b.breakAfter) add([a, c], `${a.text} ${b.text} ${c.text}`);
   }
   return out;
 }
@@ -283,13 +367,7 @@ export function themesOf(texts: readonly string[], opts: { maxThemes?: number; m
   const headNoun = (surface: Map<string, number>) => (lex.noun([...surface.keys()][0]!.split(" ").at(-1)!) ? 0 : 1);
   const candidates = [...use.entries()]
     .filter(([, u]) => u.members.length >= minCount)
-    .sort(
-      (a, b) =>
-        b[1].members.length - a[1].members.length ||
-        size(b[1].forms) - size(a[1].forms) ||
-        headNoun(a[1].forms) - headNoun(b[1].forms) ||
-        a[0].localeCompare(b[0]),
-    );
+    .sort((a, b) => b[1].members.length - a[1].members.length || size(b[1].forms) - size(a[1].forms) || headNoun(a[1].forms) - headNoun(b[1].forms) || a[0].localeCompare(b[0]));
   const taken: (Theme & { stems: string[] })[] = [];
   const covered = new Set<number>();
   for (const [key, { members, forms }] of candidates) {

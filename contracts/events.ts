@@ -12,8 +12,7 @@ import { z } from "zod";
 
 // ---- channels ----
 
-const numbered = <P extends string>(prefix: P) =>
-  z.templateLiteral([prefix, z.int()]).refine((s) => /^[a-z]+-\d+$/.test(s), { message: `expected ${prefix}{id}` });
+const numbered = <P extends string>(prefix: P) => z.templateLiteral([prefix, z.int()]).refine((s) => /^[a-z]+-\d+$/.test(s), { message: `expected ${prefix}{id}` });
 /** A job's channel, `job-{uuid}` (its events reach only the user who started it). */
 export const JobChannel = z.templateLiteral(["job-", z.string().regex(/^[0-9a-f-]{36}$/)]);
 /** A client's (team's) channel, `client-{id}`, joined with the token of Clients({id})/GetChannelInfo. */
@@ -251,8 +250,7 @@ export function parseLiveEvent(raw: unknown): Parsed<LiveEvent> {
   const { channel, event } = head.data;
   const what = `${event} on ${channel ?? "no channel"}`;
   if (channel === undefined) return { ok: false, error: `${what}: an event names its channel` };
-  const schema =
-    typeof raw === "object" && raw !== null && "truncated" in raw ? TruncatedEvent : event.startsWith("client:") ? BroadcastEvent : channelSchema(channel);
+  const schema = typeof raw === "object" && raw !== null && "truncated" in raw ? TruncatedEvent : event.startsWith("client:") ? BroadcastEvent : channelSchema(channel);
   if (!schema) return { ok: false, error: `${what}: unknown channel` };
   const r = schema.safeParse(raw);
   return r.success ? { ok: true, value: r.data } : refused(what, r.error);

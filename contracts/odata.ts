@@ -29,11 +29,7 @@ export type Page<T> = { value: T[]; "@odata.count"?: number; "@odata.nextLink"?:
 export type Answer<T> = { data?: T; error?: unknown; response: Response };
 
 /** T with every property optional, all the way down: what the document promises for a row. */
-export type Loose<T> = T extends readonly (infer U)[]
-  ? Loose<U>[]
-  : T extends object
-    ? { [P in keyof T]?: Loose<T[P]> }
-    : T;
+export type Loose<T> = T extends readonly (infer U)[] ? Loose<U>[] : T extends object ? { [P in keyof T]?: Loose<T[P]> } : T;
 
 /**
  * The answer of a query on an entity set (a page or one row), typed as the row the query asked for:

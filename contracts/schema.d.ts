@@ -3175,6 +3175,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/SurveyRuns({key})/SupplierCallbacks/{callbackId}/Resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a supplier callback again
+         * @description A failed callback (or a pending one waiting out its backoff) goes back to pending, due now, for a fresh series of attempts (8 more, the backoff from 30 s again); the attempts so far are kept and listed, each with its series, and the callbacks job is nudged to send it at once. Re-sending the outcome of a reversed complete sends its reversal again after it (a reversal is never sent while its outcome is pending). Audited (SurveyRun, SupplierCallbackResent). 409 for a delivered callback, one being sent at this moment, or one whose supplier has no URL for it now; 404 for a callback of another run.
+         */
+        post: operations["SurveyRuns_SupplierCallbackResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/SurveyRuns({key})/ReconciliationCsv": {
         parameters: {
             query?: never;
@@ -11964,8 +11984,13 @@ export interface components {
             state: "pending" | "delivered" | "failed";
             nextAttemptAt: string | null;
             deliveredAt: string | null;
+            /** @description 1, and one more each time staff sent it again (Resend): each series has its own attempts and backoff */
+            series: number;
             attempts: {
+                /** @description Numbered on across series: the first attempt of a callback sent again follows the last one before it */
                 attempt: number;
+                /** @description The series the attempt belongs to: 1, then one more each time staff sent the callback again */
+                series: number;
                 /** @description The signed URL called */
                 url: string;
                 startedAt: string;
@@ -20577,6 +20602,36 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    SurveyRuns_SupplierCallbackResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+                /** @description The callback's id (SupplierCallbacks) */
+                callbackId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The callback, pending again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierCallback"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     SurveyRuns_ReconciliationCsv: {

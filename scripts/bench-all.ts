@@ -27,7 +27,12 @@ interface Bench {
   pick(out: string): string | null;
 }
 
-const lastMatch = (out: string, re: RegExp) => out.split("\n").filter((l) => re.test(l)).at(-1)?.trim() ?? null;
+const lastMatch = (out: string, re: RegExp) =>
+  out
+    .split("\n")
+    .filter((l) => re.test(l))
+    .at(-1)
+    ?.trim() ?? null;
 const port = Number(process.env.BENCH_PORT ?? 0);
 const prefix = process.env.BENCH_DB_PREFIX;
 
@@ -66,7 +71,11 @@ export const BENCHES: Bench[] = [
     script: "tests/perf/crosstab.bench.ts",
     env: {},
     pick: (out) => {
-      const cases = out.split("\n").filter((l) => / ms \(\d+ ns per respondent-row\)/.test(l)).map((l) => /^(\d+) respondents x (\d+) rows.*?: (\d+) ms/.exec(l)).filter((m) => m !== null);
+      const cases = out
+        .split("\n")
+        .filter((l) => / ms \(\d+ ns per respondent-row\)/.test(l))
+        .map((l) => /^(\d+) respondents x (\d+) rows.*?: (\d+) ms/.exec(l))
+        .filter((m) => m !== null);
       return cases.length ? cases.map((m) => `${m[1]}x${m[2]} ${m[3]} ms`).join(", ") : null;
     },
   },
@@ -134,7 +143,10 @@ if (import.meta.main) {
     console.error(`unknown benchmark ${unknown.join(", ")}; known: ${BENCHES.map((b) => b.name).join(", ")}`);
     process.exit(2);
   }
-  const git = (a: string[]) => Bun.spawnSync(["git", ...a], { cwd: ROOT }).stdout.toString().trim();
+  const git = (a: string[]) =>
+    Bun.spawnSync(["git", ...a], { cwd: ROOT })
+      .stdout.toString()
+      .trim();
   const dirty = git(["status", "--porcelain", "--untracked-files=no"]) !== "";
   const commit = `${git(["rev-parse", "--short=9", "HEAD"])}${dirty ? "+changes" : ""}`;
   const rows: string[] = [];
@@ -142,7 +154,13 @@ if (import.meta.main) {
   for (const b of BENCHES.filter((x) => names.includes(x.name))) {
     const load = loadavg()[0]!.toFixed(1);
     const t0 = performance.now();
-    console.log(`\n=== ${b.name}: bun run ${b.script} (${Object.entries(b.env).map(([k, v]) => `${k}=${v}`).join(" ") || "defaults"})`);
+    console.log(
+      `\n=== ${b.name}: bun run ${b.script} (${
+        Object.entries(b.env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ") || "defaults"
+      })`,
+    );
     const p = Bun.spawn(["bun", "run", b.script], { cwd: ROOT, env: { ...b.env, ...process.env }, stdout: "pipe", stderr: "pipe" });
     let out = "";
     const tee = async (s: ReadableStream<Uint8Array>, to: NodeJS.WriteStream) => {

@@ -39,7 +39,10 @@ function closure(start: string[], seen = new Set<string>()): Set<string> {
     if (seen.has(s)) continue;
     seen.add(s);
     const imports = meta.outputs[`./${s}`]?.imports ?? [];
-    closure(imports.filter((i) => i.kind === "import-statement").map((i) => i.path), seen);
+    closure(
+      imports.filter((i) => i.kind === "import-statement").map((i) => i.path),
+      seen,
+    );
   }
   return seen;
 }

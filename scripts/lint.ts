@@ -1,13 +1,18 @@
-// bun run lint: Biome's recommended rules (biome.json) over the source trees, scripts and tests.
-// Any finding fails, whatever its level: biome exits non-zero on errors and, with
-// --error-on-warnings, on warnings; its infos (useTemplate and a few others) only print, so the
-// summary of its JSON report is read for them. Paths to lint may be given (default: the whole tree).
+// bun run lint: Biome's recommended rules and its formatter (biome.json) over the source trees,
+// scripts and tests, as `biome check` (a file the formatter would change is an error; `bun run
+// format` writes the formatting). Any finding fails, whatever its level: biome exits non-zero on
+// errors and, with --error-on-warnings, on warnings; its infos (useTemplate and a few others) only
+// print, so the summary of its JSON report is read for them. Paths to lint may be given (default:
+// the whole tree).
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 
 const paths = process.argv.slice(2);
 mkdirSync(".tmp", { recursive: true });
 const report = `.tmp/biome-lint-${process.pid}.json`;
-const p = Bun.spawn(["bunx", "biome", "lint", "--error-on-warnings", "--reporter=default", "--reporter=json", `--reporter-file=${report}`, ...(paths.length ? paths : ["."])], { stdout: "inherit", stderr: "inherit" });
+const p = Bun.spawn(["bunx", "biome", "check", "--error-on-warnings", "--reporter=default", "--reporter=json", `--reporter-file=${report}`, ...(paths.length ? paths : ["."])], {
+  stdout: "inherit",
+  stderr: "inherit",
+});
 let code = await p.exited;
 try {
   const { summary } = JSON.parse(readFileSync(report, "utf8")) as { summary: { errors: number; warnings: number; infos: number } };

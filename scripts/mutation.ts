@@ -15,10 +15,11 @@
 //       (a mutant the old tests killed is still killed: tests were only added).
 //
 // Each module's line at the end names the commit it was measured on and the module's hash (sha256
-// of its source file, first 12 hex: moduleHash), the two figures a row of docs/testing.md's
-// mutation table records; tests/api/mutation-table.test.ts fails when a module's source no longer
-// has its row's hash. Commit first: a module or test file with uncommitted changes is named on the
-// line, and that run's score belongs to no commit.
+// of its program as Bun's transpiler prints it, first 12 hex: moduleHash, programHash), the two
+// figures a row of docs/testing.md's mutation table records; tests/api/mutation-table.test.ts fails
+// when a module's program no longer has its row's hash (a change of behaviour; a change of layout,
+// comments or types leaves the hash as it was). Commit first: a module or test file with uncommitted
+// changes is named on the line, and that run's score belongs to no commit.
 //
 // The tests' PostgreSQL: one embedded server for the whole run (.data/mutation, port
 // MUTATION_PG_PORT or 54349, so a `bun test` beside it keeps its own .data/test), handed to every
@@ -148,15 +149,36 @@ export function moduleFiles(name: string): string[] {
   return [...new Set(m.mutate.map((f) => f.replace(/:[0-9-]+$/, "")))];
 }
 
+// minifyWhitespace: the printer otherwise keeps an object or array literal on one line or several
+// as the source had it, so a formatter's line breaks would change the text.
+const transpiler = new Bun.Transpiler({ loader: "ts", minifyWhitespace: true });
+
 /**
- * sha256 of a module's source, first 12 hex: of its one file, as `sha256sum FILE | cut -c1-12`
- * prints it; of several (or of several modules' files), the files' contents one after another.
- * A module mutated by line ranges hashes its whole file: any change to the file re-measures it.
+ * A TypeScript file's program as Bun's transpiler prints it, whitespace minified: without its
+ * comments (legal `/*!` comments aside), its types and its layout (line breaks, indentation, quotes,
+ * semicolons, trailing commas, optional parentheses and number spellings are printed one way; no
+ * name is changed and nothing is folded). What a formatter changes, this leaves as it was; a changed
+ * operator, constant, name or statement changes it. The mutants Stryker makes are all of the second
+ * kind (types make none). tests/api/mutation-hash.test.ts checks both.
+ */
+export function program(source: string): string {
+  return transpiler.transformSync(source);
+}
+
+/** sha256 of the programs of TypeScript sources one after another, first 12 hex. */
+export function programHash(sources: string[]): string {
+  const h = createHash("sha256");
+  for (const source of sources) h.update(program(source));
+  return h.digest("hex").slice(0, 12);
+}
+
+/**
+ * A module's hash, as a row of docs/testing.md records it: programHash of its one file, or of
+ * several (or of several modules' files) one after another. A module mutated by line ranges hashes
+ * its whole file: any change of behaviour in the file re-measures it.
  */
 export function moduleHash(...names: string[]): string {
-  const h = createHash("sha256");
-  for (const file of [...new Set(names.flatMap(moduleFiles))]) h.update(readFileSync(new URL(`../${file}`, import.meta.url)));
-  return h.digest("hex").slice(0, 12);
+  return programHash([...new Set(names.flatMap(moduleFiles))].map((file) => readFileSync(new URL(`../${file}`, import.meta.url), "utf8")));
 }
 
 function git(...args: string[]): string {
@@ -269,8 +291,7 @@ if (import.meta.main) {
     }
     const done = [
       `${name}: ${summarise(result)} in ${Math.round((Date.now() - t0) / 60000)} min`,
-      `  commit ${at.commit}, sha256 ${at.hash}` +
-        (at.dirty.length ? ` (UNCOMMITTED changes in ${at.dirty.join(", ")}: commit and run again for a row of docs/testing.md)` : ""),
+      `  commit ${at.commit}, sha256 ${at.hash}${at.dirty.length ? ` (UNCOMMITTED changes in ${at.dirty.join(", ")}: commit and run again for a row of docs/testing.md)` : ""}`,
     ];
     lines.push(...done);
     // Also as each module ends (and into reports/mutation/{module}.txt), so a long run stopped

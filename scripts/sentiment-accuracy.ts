@@ -14,7 +14,11 @@ import { parseSentiments, SENTIMENT_SYSTEM } from "../api/src/domains/ai/sentime
 import { BATCH } from "../api/src/domains/ai/translate.ts";
 
 const LABELS: SentimentLabel[] = ["Positive", "Negative", "Mixed", "Neutral"];
-const rows = parseCsvObjects(readFileSync(join(import.meta.dir, "../tests/fixtures/sentiment/labelled.csv"), "utf8")).rows.map((r) => ({ id: Number(r.id), text: r.text!, label: r.label as SentimentLabel }));
+const rows = parseCsvObjects(readFileSync(join(import.meta.dir, "../tests/fixtures/sentiment/labelled.csv"), "utf8")).rows.map((r) => ({
+  id: Number(r.id),
+  text: r.text!,
+  label: r.label as SentimentLabel,
+}));
 
 function report(name: string, coded: Map<number, SentimentLabel>) {
   const acc = (keep: (id: number) => boolean) => {
@@ -40,7 +44,15 @@ if (process.env.AI_BASE_URL && process.env.AI_API_KEY && process.env.AI_MODEL) {
   const coded = new Map<number, SentimentLabel>();
   for (let i = 0; i < rows.length; i += BATCH) {
     const batch = rows.slice(i, i + BATCH);
-    const ex = await runExchange(provider, [{ role: "system", content: system }, { role: "user", content: batch.map((r, k) => `${k + 1}. ${r.text}`).join("\n") }], {}, { temperature: 0 });
+    const ex = await runExchange(
+      provider,
+      [
+        { role: "system", content: system },
+        { role: "user", content: batch.map((r, k) => `${k + 1}. ${r.text}`).join("\n") },
+      ],
+      {},
+      { temperature: 0 },
+    );
     for (const [k, s] of parseSentiments(ex.content, batch.length)) coded.set(batch[k]!.id, s.label);
   }
   report(`model ${provider.model}`, coded);

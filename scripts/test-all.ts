@@ -126,4 +126,3 @@ if (existsSync(pwJson)) {
 const wall = (performance.now() - runStarted) / 1000;
 for (const line of closingLines({ stages, files, failures, bunFailed, summary: { passed, failed, skipped, flaky }, wall })) console.log(line);
 process.exit(failed ? 1 : 0);
-

@@ -32,9 +32,7 @@ export function flakyTitles(r: PwReport): string[] {
 
 const entity: Record<string, string> = { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'" };
 const unescapeXml = (x: string): string =>
-  x.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) =>
-    e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (entity[e] ?? m),
-  );
+  x.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) => (e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (entity[e] ?? m)));
 const attr = (attrs: string, name: string): string => unescapeXml((attrs.match(new RegExp(`\\b${name}="([^"]*)"`)) ?? [])[1] ?? "");
 
 /**

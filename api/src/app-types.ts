@@ -74,7 +74,6 @@ export interface AppDeps {
   simulatedPanel?: boolean;
 }
 
-
 export interface AuthRouteDeps extends AuthDeps {
   /** The caller's address as the server adapter saw it (never a header a client can set). */
   clientIp: (req: Request) => string | null;

@@ -41,7 +41,6 @@ const EXPORT_PATH = /\/(ExportCsv|ExportExcel|ExportTransactionListCsv|[A-Za-z]*
  */
 const COSTLY_PATH = /\/(ExportCsv|ExportExcel|ExportTransactionListCsv|Responses\/CrossTab)$/;
 
-
 export const API_VERSION = "v139";
 
 /** `Set(42)` / `Set('a b')` key segments become `Set/42` so Hono can route them (DESIGN.md). */
@@ -66,7 +65,22 @@ function dbCode(err: unknown): string | undefined {
  * transaction was not committed (or never started), and postgres.js reconnects by itself on the
  * next query, so the service comes back with the database, without a restart.
  */
-const DB_UNAVAILABLE = new Set(["57P01", "57P02", "57P03", "53300", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
+const DB_UNAVAILABLE = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 export function isDatabaseUnavailable(err: unknown): boolean {
   const code = dbCode(err);
   return code !== undefined && (DB_UNAVAILABLE.has(code) || code.startsWith("08"));

@@ -322,7 +322,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (!cfg.mailFrom) cfg.mailFrom = `Ideally <no-reply@${/^https?:\/\/([^/:]+)/.exec(cfg.publicUrl)?.[1] ?? "localhost"}>`;
   else if (!/@/.test(cfg.mailFrom) || /[\r\n]/.test(cfg.mailFrom)) problems.push("MAIL_FROM must be an email address, e.g. Ideally <no-reply@example.com>");
   if (cfg.authSecret !== undefined && cfg.authSecret.length < 32) problems.push("AUTH_SECRET must be at least 32 characters");
-  for (const [name, url] of [["DATABASE_URL", cfg.databaseUrl], ["DATABASE_DIRECT_URL", cfg.databaseDirectUrl], ["DATABASE_REPLICA_URL", cfg.databaseReplicaUrl]] as const) {
+  for (const [name, url] of [
+    ["DATABASE_URL", cfg.databaseUrl],
+    ["DATABASE_DIRECT_URL", cfg.databaseDirectUrl],
+    ["DATABASE_REPLICA_URL", cfg.databaseReplicaUrl],
+  ] as const) {
     if (url && !/^postgres(ql)?:\/\//.test(url)) problems.push(`${name} must start with postgres:// or postgresql://`);
   }
   if (!cfg.databaseUrl && (cfg.databaseDirectUrl || cfg.databaseReplicaUrl)) {

@@ -11,10 +11,7 @@ import { bearerAuthenticate } from "./auth/authenticate.ts";
 
 declare const Deno: {
   env: { get(name: string): string | undefined };
-  serve(
-    opts: { port: number; hostname?: string; onListen?: (a: { port: number }) => void },
-    handler: (req: Request) => Response | Promise<Response>,
-  ): unknown;
+  serve(opts: { port: number; hostname?: string; onListen?: (a: { port: number }) => void }, handler: (req: Request) => Response | Promise<Response>): unknown;
 };
 
 const url = Deno.env.get("DATABASE_URL");

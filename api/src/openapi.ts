@@ -57,7 +57,6 @@ export const errors = {
 
 export const commonErrors = { 400: errors[400], 401: errors[401], 403: errors[403] };
 
-
 /**
  * What a handler of route R may answer: for each declared status, `c.json(body, status)` with the
  * body its JSON schema describes, `c.body(...)`/`c.text(...)` for its other media types, and any

@@ -33,9 +33,7 @@ const db = connect(cfg.databaseUrl, { max: 5, pooled: directUrl !== cfg.database
 // The API process migrates; a worker of an older or newer build than the schema waits or stops.
 const shipped = migrationFiles().map((f) => f.name);
 for (let waited = 0; ; waited += 2) {
-  const applied = new Set(
-    (await db<{ name: string }[]>`select name from schema_migrations`.catch(() => [] as { name: string }[])).map((r) => r.name),
-  );
+  const applied = new Set((await db<{ name: string }[]>`select name from schema_migrations`.catch(() => [] as { name: string }[])).map((r) => r.name));
   if (shipped.every((n) => applied.has(n))) break;
   if (waited >= 120) {
     console.error("worker: the database lacks this build's migrations after 120 s; run `bun run db:migrate`");
@@ -55,7 +53,8 @@ metrics.sources(db, queue);
 useDeckFiles(storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: await loadSigningKey(db, cfg.authSecret) }));
 // The queued data exports are built in worker threads here too (export-workers.ts): the job's
 // thread stays free for the queue's heartbeats and the other jobs.
-const exportWorkers = cfg.exportWorkers > 0 ? new ExportWorkers({ size: cfg.exportWorkers, db: { url: cfg.databaseUrl, pooled: directUrl !== cfg.databaseUrl }, resultsCacheBytes: cfg.resultsCacheMb * 2 ** 20 }) : null;
+const exportWorkers =
+  cfg.exportWorkers > 0 ? new ExportWorkers({ size: cfg.exportWorkers, db: { url: cfg.databaseUrl, pooled: directUrl !== cfg.databaseUrl }, resultsCacheBytes: cfg.resultsCacheMb * 2 ** 20 }) : null;
 useExportWorkers(exportWorkers);
 await runJobWorkers(queue, db, cfg.publicUrl, log, mailer, { onOutcome: metrics.jobOutcome });
 // METRICS_PORT: the worker's own /metrics (job outcomes, queue depth, process), for Prometheus.

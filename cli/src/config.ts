@@ -102,6 +102,15 @@ export function clearSession(path = configPath()): void {
  */
 export function apiBase(flag: string | undefined, cfg: Config = readConfig()): string {
   const env = process.env.IDEALLY_API_URL || undefined;
-  const [v, from] = flag !== undefined ? [flag, "--api"] : env !== undefined ? [env, "IDEALLY_API_URL"] : cfg.session?.api ? [cfg.session.api, configPath()] : cfg.api ? [cfg.api, configPath()] : [DEFAULT_API, "the default"];
+  const [v, from] =
+    flag !== undefined
+      ? [flag, "--api"]
+      : env !== undefined
+        ? [env, "IDEALLY_API_URL"]
+        : cfg.session?.api
+          ? [cfg.session.api, configPath()]
+          : cfg.api
+            ? [cfg.api, configPath()]
+            : [DEFAULT_API, "the default"];
   return checkApiUrl(v, from);
 }

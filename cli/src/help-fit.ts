@@ -128,7 +128,11 @@ export const namedWithAliases = (cmd: Command): string => [cmd.name(), ...cmd.al
 /** The help terms with every alias: passed to configureHelp before the commands are declared (they inherit it). */
 export const helpTerms = {
   subcommandTerm: (cmd: Command): string =>
-    [namedWithAliases(cmd), cmd.options.length ? "[options]" : "", ...cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? "..." : ""}>` : `[${a.name()}${a.variadic ? "..." : ""}]`))]
+    [
+      namedWithAliases(cmd),
+      cmd.options.length ? "[options]" : "",
+      ...cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? "..." : ""}>` : `[${a.name()}${a.variadic ? "..." : ""}]`)),
+    ]
       .filter(Boolean)
       .join(" "),
   commandUsage: (cmd: Command): string => {

@@ -9,9 +9,15 @@ import type { JsonShape } from "./output.ts";
 export function jsonShape(json: string | boolean | undefined, expr: string | undefined, fields: string[]): JsonShape {
   let chosen: string[] | null = null;
   if (typeof json === "string") {
-    chosen = json.split(",").map((f) => f.trim()).filter(Boolean);
+    chosen = json
+      .split(",")
+      .map((f) => f.trim())
+      .filter(Boolean);
     const unknown = chosen.filter((f) => !fields.includes(f));
-    if (chosen.length === 0 || unknown.length) throw usageError(`--json: ${chosen.length === 0 ? "no field named" : `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((f) => `'${f}'`).join(", ")}`}; this list has ${fields.join(", ")}`);
+    if (chosen.length === 0 || unknown.length)
+      throw usageError(
+        `--json: ${chosen.length === 0 ? "no field named" : `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((f) => `'${f}'`).join(", ")}`}; this list has ${fields.join(", ")}`,
+      );
   }
   let run: JsonShape["jq"] = null;
   if (expr !== undefined) {

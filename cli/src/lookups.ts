@@ -62,7 +62,15 @@ export async function readTargetOptions(client: ApiClient): Promise<TargetOption
   for (let skip = 0; ; skip += TOP) {
     const page = ok(
       await client.GET("/api/v1/SystemQuestionOption", {
-        params: { query: { $select: "id,systemQuestionId,regionId,answerLabel,sortOrder", $expand: "systemQuestion($select=questionLabel,questionCode,sortOrder)", $orderby: "systemQuestionId,regionId,sortOrder,id", $top: TOP, $skip: skip } },
+        params: {
+          query: {
+            $select: "id,systemQuestionId,regionId,answerLabel,sortOrder",
+            $expand: "systemQuestion($select=questionLabel,questionCode,sortOrder)",
+            $orderby: "systemQuestionId,regionId,sortOrder,id",
+            $top: TOP,
+            $skip: skip,
+          },
+        },
       }),
       "reading the target options",
     ).value;
@@ -75,12 +83,18 @@ export async function readTargetOptions(client: ApiClient): Promise<TargetOption
 }
 
 export async function readCategories(client: ApiClient): Promise<Category[]> {
-  const rows = ok(await client.GET("/api/v1/Categories", { params: { query: { $select: "id,name,parentId,industry,sortOrder", $orderby: "sortOrder,id", $top: TOP } } }), "reading the categories").value;
+  const rows = ok(
+    await client.GET("/api/v1/Categories", { params: { query: { $select: "id,name,parentId,industry,sortOrder", $orderby: "sortOrder,id", $top: TOP } } }),
+    "reading the categories",
+  ).value;
   return rows.flatMap((c) => (c?.id != null ? [{ id: c.id, name: c.name ?? "", parentId: c.parentId ?? null, industry: c.industry ?? null }] : []));
 }
 
 export async function readFrameworks(client: ApiClient): Promise<Framework[]> {
-  const rows = ok(await client.GET("/api/v1/Frameworks", { params: { query: { $select: "id,title,projectTypeId,description,sortOrder", $orderby: "sortOrder,id", $top: TOP } } }), "reading the frameworks").value;
+  const rows = ok(
+    await client.GET("/api/v1/Frameworks", { params: { query: { $select: "id,title,projectTypeId,description,sortOrder", $orderby: "sortOrder,id", $top: TOP } } }),
+    "reading the frameworks",
+  ).value;
   return rows.flatMap((f) => (f?.id != null ? [{ id: f.id, title: f.title ?? "", projectTypeId: f.projectTypeId ?? 0, description: f.description ?? null }] : []));
 }
 

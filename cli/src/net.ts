@@ -55,8 +55,7 @@ export function networkError(base: string, e: unknown): CliError {
   return new CliError(`${at}${code ? ` (${code})` : ""}`, 2);
 }
 
-const noAnswer = (base: string) =>
-  new CliError(`the API at ${base} did not answer within ${timeoutS} s (--timeout SECONDS or IDEALLY_TIMEOUT to wait longer)`, EXIT_NO_ANSWER);
+const noAnswer = (base: string) => new CliError(`the API at ${base} did not answer within ${timeoutS} s (--timeout SECONDS or IDEALLY_TIMEOUT to wait longer)`, EXIT_NO_ANSWER);
 
 /**
  * fetch bounded by the request timeout, its failures as CliErrors. openapi-fetch hands it a
@@ -92,25 +91,28 @@ export function netFetch(base: string): (input: Request | string | URL, init?: R
     // mark 0): a body nobody reads (the 401 a refresh retries) arms no timer, which would hold the
     // process for the whole timeout after its work is done.
     const reader = res.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        arm();
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          arm();
+          try {
+            const { done, value } = await reader.read();
+            if (done) {
+              clearTimeout(timer);
+              controller.close();
+            } else controller.enqueue(value);
+          } catch (e) {
             clearTimeout(timer);
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (e) {
+            controller.error(timedOut ? noAnswer(base) : outer?.aborted ? e : networkError(base, e));
+          }
+        },
+        cancel(reason) {
           clearTimeout(timer);
-          controller.error(timedOut ? noAnswer(base) : outer?.aborted ? e : networkError(base, e));
-        }
+          return reader.cancel(reason);
+        },
       },
-      cancel(reason) {
-        clearTimeout(timer);
-        return reader.cancel(reason);
-      },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
 }

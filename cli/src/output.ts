@@ -7,8 +7,10 @@ function colourOn(stream: NodeJS.WriteStream): boolean {
   return Boolean(stream.isTTY);
 }
 
-const wrap = (code: number, reset: number) => (s: string, stream: NodeJS.WriteStream = process.stdout) =>
-  colourOn(stream) ? `\x1b[${code}m${s}\x1b[${reset}m` : s;
+const wrap =
+  (code: number, reset: number) =>
+  (s: string, stream: NodeJS.WriteStream = process.stdout) =>
+    colourOn(stream) ? `\x1b[${code}m${s}\x1b[${reset}m` : s;
 export const bold = wrap(1, 22);
 export const dim = wrap(2, 22);
 export const yellow = wrap(33, 39);
@@ -91,9 +93,23 @@ export function table(header: string[], rows: string[][], maxWidth: number | nul
   }
   const numeric = header.map((_, j) => rows.some((r) => (r[j] ?? "") !== "") && rows.every((r) => (r[j] ?? "") === "" || /^[-+]?[\d.,%–]+$/.test(r[j])));
   const line = (cells: string[]) =>
-    cells.map((c, j) => (numeric[j] ? c.padStart(widths[j]) : c.padEnd(widths[j]))).join("  ").trimEnd();
+    cells
+      .map((c, j) => (numeric[j] ? c.padStart(widths[j]) : c.padEnd(widths[j])))
+      .join("  ")
+      .trimEnd();
   const edge = (l: string) => (maxWidth !== null ? cut(l, maxWidth - 1) : l);
-  return [bold(edge(line(header))), dim(edge(widths.map((w) => "-".repeat(w)).join("  ").trimEnd())), ...rows.map((r) => edge(line(r)))].join("\n");
+  return [
+    bold(edge(line(header))),
+    dim(
+      edge(
+        widths
+          .map((w) => "-".repeat(w))
+          .join("  ")
+          .trimEnd(),
+      ),
+    ),
+    ...rows.map((r) => edge(line(r))),
+  ].join("\n");
 }
 
 /** A line of text (a title, a note) cut to the terminal's width with …, whole with --wide or no terminal. */

@@ -72,7 +72,8 @@ registerAnalyzeCommands(program);
 // their whole wait; their requests take IDEALLY_TIMEOUT). Checked before the command runs.
 const requestTimeout = new Set<Option>();
 // A group declared by name alone (options.ts declaresGroup) gets none: it does not run.
-const withApi = (c: Command): Command[] => (["analyze", "completion", "__complete"].includes(c.name()) || shallowGroups.has(c) ? [] : [...(c.options.length || !c.commands.length ? [c] : []), ...c.commands.flatMap(withApi)]);
+const withApi = (c: Command): Command[] =>
+  ["analyze", "completion", "__complete"].includes(c.name()) || shallowGroups.has(c) ? [] : [...(c.options.length || !c.commands.length ? [c] : []), ...c.commands.flatMap(withApi)];
 for (const c of program.commands.flatMap(withApi)) {
   if (c.options.some((x) => x.long === "--timeout")) continue;
   const opt = new Option("--timeout <seconds>", `give up when the API has not answered a request within this long (default ${DEFAULT_TIMEOUT_S}, or IDEALLY_TIMEOUT); exit 7`);
@@ -108,7 +109,6 @@ program.hook("preAction", async (_program, action) => {
   const ours = [action, ...(action.parent ? [action.parent] : [])].some((c) => c.options.some((x) => requestTimeout.has(x)));
   setRequestTimeout(ours ? action.optsWithGlobals<{ timeout?: string }>().timeout : undefined);
 });
-
 
 /** Runs the command line (main.ts; scripts/generate-cli-help.ts imports the program without running it). No top-level await. */
 export function runProgram(argv: string[]): void {

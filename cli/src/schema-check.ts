@@ -10,8 +10,7 @@ export interface SchemaIssue {
 
 type Resolve = (ref: string) => JsonSchema | undefined;
 
-const typeOf = (v: unknown): string =>
-  v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v;
+const typeOf = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v);
 
 function typeMatches(t: string, v: unknown): boolean {
   const a = typeOf(v);
@@ -37,7 +36,9 @@ export function checkSchema(schema: JsonSchema, value: unknown, resolve: Resolve
   if (s.type !== undefined) {
     const types = Array.isArray(s.type) ? (s.type as string[]) : [String(s.type)];
     if (!types.some((t) => typeMatches(t, value))) {
-      fail(`must be ${types.map((t) => (t === "integer" ? "a whole number" : t === "array" ? "a list" : t === "object" ? "a mapping" : `a ${t}`)).join(" or ")}, got ${JSON.stringify(value) ?? "nothing"}`);
+      fail(
+        `must be ${types.map((t) => (t === "integer" ? "a whole number" : t === "array" ? "a list" : t === "object" ? "a mapping" : `a ${t}`)).join(" or ")}, got ${JSON.stringify(value) ?? "nothing"}`,
+      );
       return issues;
     }
   }
@@ -58,11 +59,11 @@ export function checkSchema(schema: JsonSchema, value: unknown, resolve: Resolve
     if (typeof s.minItems === "number" && value.length < s.minItems) fail(`must have at least ${s.minItems} item${s.minItems === 1 ? "" : "s"}`);
     if (typeof s.maxItems === "number" && value.length > s.maxItems) fail(`must have at most ${s.maxItems} items`);
     if (s.items && typeof s.items === "object") {
-    const items = s.items as JsonSchema;
-    value.forEach((v, i) => {
-      issues.push(...checkSchema(items, v, resolve, [...path, i]));
-    });
-  }
+      const items = s.items as JsonSchema;
+      value.forEach((v, i) => {
+        issues.push(...checkSchema(items, v, resolve, [...path, i]));
+      });
+    }
   }
   if (value && typeof value === "object" && !Array.isArray(value)) {
     const obj = value as Record<string, unknown>;
@@ -83,8 +84,7 @@ function suggest(k: string, known: string[]): string {
   const d = (a: string, b: string) => {
     const m = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
     for (let j = 1; j <= b.length; j++) m[0][j] = j;
-    for (let i = 1; i <= a.length; i++)
-      for (let j = 1; j <= b.length; j++) m[i][j] = Math.min(m[i - 1][j] + 1, m[i][j - 1] + 1, m[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) m[i][j] = Math.min(m[i - 1][j] + 1, m[i][j - 1] + 1, m[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     return m[a.length][b.length];
   };
   const hit = known.find((x) => x.toLowerCase() === k.toLowerCase()) ?? known.find((x) => d(x, k) <= 2);

@@ -169,7 +169,12 @@ function ssoApp(): App {
     registry,
     authenticate: bearerAuthenticate(key),
     auth: {
-      db: tdb.db, key, passwords: testPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false,
+      db: tdb.db,
+      key,
+      passwords: testPasswords,
+      linkedInEnabled: false,
+      clientIp: () => "127.0.0.1",
+      secureCookies: false,
       sso: { publicUrl: PUBLIC_URL, saml: { entityId: SP_ENTITY_ID }, linkedIn: null },
     },
   });

@@ -18,9 +18,7 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   const { json } = await generate();
   const doc = JSON.parse(json) as { paths: Record<string, Record<string, { "x-access"?: string }>> };
-  ops = Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, label: op["x-access"] ?? "" })),
-  );
+  ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, label: op["x-access"] ?? "" })));
   tdb = await createTestDb();
   ({ app } = await realApp(tdb.db));
   for (const email of ["staff@ideally.test", "ops@ideally.test", "admin@acme.test"]) tokens[email] = (await login(app, email)).token;
@@ -71,7 +69,10 @@ async function refusals(label: string, email: string) {
 test("every staff-only operation answers 403 to a team Admin", async () => {
   const { chosen, wrong } = await refusals("staff", "admin@acme.test");
   expect(chosen.length, "the document has staff-only operations (command runner, prompts, fielding...)").toBeGreaterThan(60);
-  expect(chosen.some((o) => o.path.startsWith("/api/CommandRunner/")), "the command runner is among them").toBe(true);
+  expect(
+    chosen.some((o) => o.path.startsWith("/api/CommandRunner/")),
+    "the command runner is among them",
+  ).toBe(true);
   expect(wrong, "staff-only operations a team Admin was not refused").toEqual([]);
 }, 120_000);
 

@@ -46,7 +46,10 @@ test("a client's Admin doing the same leaves no staff audit row", async () => {
   const from = await lastId();
   const off = await call(app, "acmeAdmin", 1003, "POST", "/api/v1/Users(9005)/Disable", {});
   expect(off.status, JSON.stringify(off.body)).toBe(200);
-  expect((await rowsAfter(from)).filter((r) => r.entityType === "User"), "not an admin-area action").toEqual([]);
+  expect(
+    (await rowsAfter(from)).filter((r) => r.entityType === "User"),
+    "not an admin-area action",
+  ).toEqual([]);
   await call(app, "acmeAdmin", 1003, "POST", "/api/v1/Users(9005)/Enable", {});
 });
 
@@ -68,10 +71,16 @@ test("a super admin's user update is audited with its membership changes, never 
   const r = await call(app, "staff", null, "POST", "/api/v1/Users(9005)/SuperAdminUserUpdate", { firstName: "Victor", memberships: [{ clientId: 1003, roleId: 2 }] });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   const rows = (await rowsAfter(from)).filter((x) => x.entityType === "User" && x.entityId === 9005);
-  expect(rows.every((x) => x.userId === 9001), "the super admin is the actor").toBe(true);
+  expect(
+    rows.every((x) => x.userId === 9001),
+    "the super admin is the actor",
+  ).toBe(true);
   const names = rows.find((x) => x.event === "Updated");
   expect(names?.data.changes.first_name, "the name change").toEqual({ from: "Vic", to: "Victor" });
-  expect(rows.some((x) => x.event.startsWith("Membership")), "the membership change").toBe(true);
+  expect(
+    rows.some((x) => x.event.startsWith("Membership")),
+    "the membership change",
+  ).toBe(true);
   expect(JSON.stringify(rows), "no password hash in the log").not.toMatch(/argon2|password_hash/);
 });
 

@@ -24,8 +24,25 @@ const pc: ProjectContext = {
     { standardQuestionId: 3, title: "Purchase intent" },
   ],
   demographics: [
-    { systemQuestionId: 45, label: "Gender", code: "gender", options: [{ id: 4500001, label: "Male" }, { id: 4500002, label: "Female" }] },
-    { systemQuestionId: 51, label: "Age group", code: "age", options: [{ id: 5100001, label: "18-24" }, { id: 5100002, label: "25-34" }, { id: 5100003, label: "55-64" }] },
+    {
+      systemQuestionId: 45,
+      label: "Gender",
+      code: "gender",
+      options: [
+        { id: 4500001, label: "Male" },
+        { id: 4500002, label: "Female" },
+      ],
+    },
+    {
+      systemQuestionId: 51,
+      label: "Age group",
+      code: "age",
+      options: [
+        { id: 5100001, label: "18-24" },
+        { id: 5100002, label: "25-34" },
+        { id: 5100003, label: "55-64" },
+      ],
+    },
   ],
   regions: [
     { id: 1, name: "New Zealand" },
@@ -39,7 +56,13 @@ const tools: ToolSpec[] = ["qual_results", "price_sensitivity", "market_reach", 
 
 async function ask(question: string) {
   const system = `You answer questions about results.\n\nCONTEXT:\n\`\`\`json\n${JSON.stringify({ kind: "chatContext", ...pc })}\n\`\`\``;
-  return new LocalProvider().complete({ messages: [{ role: "system", content: system }, { role: "user", content: question }], tools });
+  return new LocalProvider().complete({
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: question },
+    ],
+    tools,
+  });
 }
 
 /** What a ranking answer says (writeAnswer): "X did best on M", "leads on", a top-2-box figure. */
@@ -93,7 +116,13 @@ describe("why questions name one test option, by name or number, with a stance",
   const whyTools: ToolSpec[] = [...tools, { name: "why_answers", description: "why", parameters: { type: "object", properties: {} } }];
   async function askWhy(question: string) {
     const system = `You answer questions about results.\n\nCONTEXT:\n\`\`\`json\n${JSON.stringify({ kind: "chatContext", ...pc })}\n\`\`\``;
-    return new LocalProvider().complete({ messages: [{ role: "system", content: system }, { role: "user", content: question }], tools: whyTools });
+    return new LocalProvider().complete({
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: question },
+      ],
+      tools: whyTools,
+    });
   }
   const cases: [question: string, tool: string, args: Record<string, unknown>][] = [
     ["Why do people like concept 2?", "why_answers", { testOptionId: 12, stance: "like" }],
@@ -141,10 +170,39 @@ describe("'which and why' (issue 37: the input's own suggestion got a ranking wi
   const fig = (ref: string, text: string) => ({ ref, text });
   const base = { audience: [], audienceText: "all respondents", filters: {} };
   // Lentil puffs leads: the ranking as qual_results hands it over (best first).
-  const ranking = { ...base, tool: "qual_results", measure: { standardQuestionId: 5, title: "Likability", options: [{ name: "Lentil puffs", top2: fig("F1", "71.0%"), n: fig("F2", "n 240"), smallBase: false }, { name: "Chickpea crisps", top2: fig("F3", "58.0%"), n: fig("F4", "n 240"), smallBase: false }], lead: { diff: fig("F5", "13.0 points"), significant: true } } };
-  const why = { ...base, tool: "why_answers", testOption: "Lentil puffs", stance: "like", questions: [{ question: "What do you like about it?", answers: 120, themes: [{ name: "crunchy texture", share: fig("F6", "41%"), quote: { text: fig("F7", "“So crunchy”"), segment: "Female, 25-34" } }], quotes: [] }], drivers: null };
+  const ranking = {
+    ...base,
+    tool: "qual_results",
+    measure: {
+      standardQuestionId: 5,
+      title: "Likability",
+      options: [
+        { name: "Lentil puffs", top2: fig("F1", "71.0%"), n: fig("F2", "n 240"), smallBase: false },
+        { name: "Chickpea crisps", top2: fig("F3", "58.0%"), n: fig("F4", "n 240"), smallBase: false },
+      ],
+      lead: { diff: fig("F5", "13.0 points"), significant: true },
+    },
+  };
+  const why = {
+    ...base,
+    tool: "why_answers",
+    testOption: "Lentil puffs",
+    stance: "like",
+    questions: [
+      {
+        question: "What do you like about it?",
+        answers: 120,
+        themes: [{ name: "crunchy texture", share: fig("F6", "41%"), quote: { text: fig("F7", "“So crunchy”"), segment: "Female, 25-34" } }],
+        quotes: [],
+      },
+    ],
+    drivers: null,
+  };
   const turn = (question: string, outputs: unknown[]) => {
-    const messages: ChatMessage[] = [{ role: "system", content: system }, { role: "user", content: question }];
+    const messages: ChatMessage[] = [
+      { role: "system", content: system },
+      { role: "user", content: question },
+    ];
     outputs.forEach((o, i) => {
       messages.push({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, name: (o as { tool: string }).tool, arguments: "{}" }] });
       messages.push({ role: "tool", toolCallId: `c${i}`, content: JSON.stringify(o) });
@@ -152,17 +210,20 @@ describe("'which and why' (issue 37: the input's own suggestion got a ranking wi
     return new LocalProvider().complete({ messages, tools: whyTools });
   };
 
-  test.each(["Which test option did best, and why?", "Which concept is best and why?", "Why is the best concept the best?"])("%p: the ranking, then why the leader leads, then one answer with both", async (q) => {
-    const first = await turn(q, []);
-    expect(first.toolCalls.map((t) => t.name)).toEqual(["qual_results"]);
-    const second = await turn(q, [ranking]);
-    expect(second.toolCalls.map((t) => [t.name, JSON.parse(t.arguments).testOptionId, JSON.parse(t.arguments).stance])).toEqual([["why_answers", 12, "like"]]);
-    const last = await turn(q, [ranking, why]);
-    expect(last.toolCalls).toEqual([]);
-    expect(last.content).toContain("Lentil puffs did best on Likability");
-    expect(last.content).toContain("crunchy texture");
-    expect(last.content.indexOf("did best")).toBeLessThan(last.content.indexOf("crunchy texture"));
-  });
+  test.each(["Which test option did best, and why?", "Which concept is best and why?", "Why is the best concept the best?"])(
+    "%p: the ranking, then why the leader leads, then one answer with both",
+    async (q) => {
+      const first = await turn(q, []);
+      expect(first.toolCalls.map((t) => t.name)).toEqual(["qual_results"]);
+      const second = await turn(q, [ranking]);
+      expect(second.toolCalls.map((t) => [t.name, JSON.parse(t.arguments).testOptionId, JSON.parse(t.arguments).stance])).toEqual([["why_answers", 12, "like"]]);
+      const last = await turn(q, [ranking, why]);
+      expect(last.toolCalls).toEqual([]);
+      expect(last.content).toContain("Lentil puffs did best on Likability");
+      expect(last.content).toContain("crunchy texture");
+      expect(last.content.indexOf("did best")).toBeLessThan(last.content.indexOf("crunchy texture"));
+    },
+  );
 
   test("a ranking question without 'why' still ends at the ranking", async () => {
     const r = await turn("Which concept did best?", [ranking]);

@@ -37,13 +37,32 @@ const reset = (h: Handler) => {
 };
 
 test("a whole answer: the request's shape, the text, the endpoint's token usage", async () => {
-  reset(() => Response.json({ model: "gpt-test-0613", choices: [{ message: { role: "assistant", content: "Hello." }, finish_reason: "stop" }], usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } }));
-  const r = await provider().complete({ messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }], temperature: 0.2 });
+  reset(() =>
+    Response.json({
+      model: "gpt-test-0613",
+      choices: [{ message: { role: "assistant", content: "Hello." }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
+    }),
+  );
+  const r = await provider().complete({
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Hi" },
+    ],
+    temperature: 0.2,
+  });
   expect(r.content).toBe("Hello.");
   expect(r.usage).toEqual({ promptTokens: 12, completionTokens: 3, totalTokens: 15 });
   expect(r.model).toBe("gpt-test-0613");
   expect(requests[0]!.auth).toBe("Bearer sk-test");
-  expect(requests[0]!.body).toEqual({ model: "gpt-test", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }], temperature: 0.2 });
+  expect(requests[0]!.body).toEqual({
+    model: "gpt-test",
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Hi" },
+    ],
+    temperature: 0.2,
+  });
 });
 
 test("streaming: deltas arrive in order, usage comes from the last chunk", async () => {
@@ -87,9 +106,9 @@ test("tool calls: fragments joined by index, the tool run, its result sent back,
     qual_results: {
       spec: { name: "qual_results", description: "T2B", parameters: { type: "object", properties: { filterIds: { type: "array" } } } },
       run: async (args) => {
-            seen.push(args);
-            return { top2: "61.0%" };
-          },
+        seen.push(args);
+        return { top2: "61.0%" };
+      },
     },
   };
   const deltas: string[] = [];
@@ -104,20 +123,30 @@ test("tool calls: fragments joined by index, the tool run, its result sent back,
 
 test("an error the endpoint gives fails at once, with its message", async () => {
   reset(() => Response.json({ error: { message: "model not found" } }, { status: 400 }));
-  const e = await provider().complete({ messages: [{ role: "user", content: "x" }] }).catch((x) => x);
+  const e = await provider()
+    .complete({ messages: [{ role: "user", content: "x" }] })
+    .catch((x) => x);
   expect(e).toBeInstanceOf(AiProviderError);
   expect(e.message).toBe("AI endpoint answered 400: model not found");
   expect(requests.length, "a 400 is not retried").toBe(1);
 });
 
 test("5xx and 429 are retried with backoff, honouring Retry-After", async () => {
-  reset((_b, n) => (n === 1 ? new Response("busy", { status: 503 }) : n === 2 ? new Response("slow down", { status: 429, headers: { "retry-after": "0" } }) : Response.json({ choices: [{ message: { content: "ok" } }] })));
+  reset((_b, n) =>
+    n === 1
+      ? new Response("busy", { status: 503 })
+      : n === 2
+        ? new Response("slow down", { status: 429, headers: { "retry-after": "0" } })
+        : Response.json({ choices: [{ message: { content: "ok" } }] }),
+  );
   const r = await provider().complete({ messages: [{ role: "user", content: "x" }] });
   expect(r.content).toBe("ok");
   expect(requests.length).toBe(3);
   expect(r.usage.estimated, "no usage from the endpoint: estimated").toBe(true);
   reset(() => new Response("down", { status: 502 }));
-  const e = await provider({ maxRetries: 2 }).complete({ messages: [{ role: "user", content: "x" }] }).catch((x) => x);
+  const e = await provider({ maxRetries: 2 })
+    .complete({ messages: [{ role: "user", content: "x" }] })
+    .catch((x) => x);
   expect(e.message).toBe("AI endpoint answered 502: down (after 3 attempts)");
   expect(requests.length).toBe(3);
 });
@@ -128,7 +157,9 @@ test("a timeout: each attempt is cut off, then the call fails", async () => {
     return Response.json({ choices: [{ message: { content: "late" } }] });
   });
   const t0 = performance.now();
-  const e = await provider({ timeoutMs: 150, maxRetries: 1 }).complete({ messages: [{ role: "user", content: "x" }] }).catch((x) => x);
+  const e = await provider({ timeoutMs: 150, maxRetries: 1 })
+    .complete({ messages: [{ role: "user", content: "x" }] })
+    .catch((x) => x);
   expect(e).toBeInstanceOf(AiProviderError);
   expect(e.message).toBe("AI endpoint timed out after 150 ms (after 2 attempts)");
   expect(requests.length).toBe(2);
@@ -137,7 +168,9 @@ test("a timeout: each attempt is cut off, then the call fails", async () => {
 
 test("a stream cut off after text is not retried (the reader saw it)", async () => {
   reset(() => new Response(`data: ${JSON.stringify({ choices: [{ delta: { content: "Half" } }] })}\n\ndata: {broken`, { headers: { "content-type": "text/event-stream" } }));
-  const e = await provider().complete({ messages: [{ role: "user", content: "x" }], onDelta: () => {} }).catch((x) => x);
+  const e = await provider()
+    .complete({ messages: [{ role: "user", content: "x" }], onDelta: () => {} })
+    .catch((x) => x);
   expect(e.message).toBe("AI endpoint sent a malformed stream chunk");
   expect(requests.length).toBe(1);
 });

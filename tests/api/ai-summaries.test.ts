@@ -75,7 +75,9 @@ async function labelsOf(projectId: number, extra: string[] = []): Promise<string
     ...pc.regions.map((r) => r.name),
     ...pc.textQuestions.map((q) => q.text),
     ...pc.choiceQuestions.map((q) => q.text),
-    ...(await w.tdb.db<{ text: string }[]>`select o.option_text as text from question_options o join project_questions pq on pq.question_id = o.question_id where pq.project_id = ${projectId}`).map((o) => o.text),
+    ...(await w.tdb.db<{ text: string }[]>`select o.option_text as text from question_options o join project_questions pq on pq.question_id = o.question_id where pq.project_id = ${projectId}`).map(
+      (o) => o.text,
+    ),
     ...extra,
   ];
 }
@@ -158,7 +160,9 @@ test("a summary names the leader of the headline measure with its figure, and th
     const side = async (f: Figure) => {
       const s = f.source as Extract<Figure["source"], { fn: "QualResults" }>;
       expect(s.total, "a skew's sides are all-markets totals too").toBe("markets");
-      const m = (await qualResults(w.tdb.db, systemCtx(), { projectId: r!.projectId, filters: s.filters, standardQuestionIds: [5], total: "markets" })).measures[0]!.results.find((x) => x.testOptionId === s.testOptionId)!;
+      const m = (await qualResults(w.tdb.db, systemCtx(), { projectId: r!.projectId, filters: s.filters, standardQuestionIds: [5], total: "markets" })).measures[0]!.results.find(
+        (x) => x.testOptionId === s.testOptionId,
+      )!;
       expect(f.text).toBe(`${(m.top2 * 100).toFixed(1)}%`);
       return m;
     };
@@ -180,7 +184,10 @@ test("POST AiProjectSummaries queues one; Regenerate writes it again; members of
   expect(created.body.jobId).toMatch(/^[0-9a-f-]{36}$/);
   const [done] = await settled([created.body.id]);
   await expectSummaryGrounded(done!);
-  expect(done!.referencesData!.every((f) => !("filters" in f.source) || (f.source.filters.regionIds ?? []).includes(2)), "every figure is under the summary's filter").toBe(true);
+  expect(
+    done!.referencesData!.every((f) => !("filters" in f.source) || (f.source.filters.regionIds ?? []).includes(2)),
+    "every figure is under the summary's filter",
+  ).toBe(true);
   const again = await w.call(USER, teamA, "POST", `/api/v1/AiProjectSummaries(${created.body.id})/Regenerate`);
   expect(again.status, JSON.stringify(again.body)).toBe(202);
   expect(again.body.jobId).not.toBe(created.body.jobId);
@@ -231,7 +238,10 @@ test("a summary written for All markets (total=markets) cites the all-markets to
   await expectSummaryGrounded(done!);
   const qual = done!.referencesData!.filter((f) => f.source.fn === "QualResults");
   expect(qual.length).toBeGreaterThan(0);
-  expect(qual.every((f) => f.source.fn === "QualResults" && f.source.total === "markets"), "every QualResults figure is of the all-markets total").toBe(true);
+  expect(
+    qual.every((f) => f.source.fn === "QualResults" && f.source.total === "markets"),
+    "every QualResults figure is of the all-markets total",
+  ).toBe(true);
   // The facts behind it: the choice questions' answer shares (QuestionResults) are of the
   // all-markets total too, each equal to QuestionResults' all-markets share.
   const { projectContext, choiceFacts, FigureBook } = await import("../../api/src/domains/ai/facts.ts");
@@ -254,7 +264,9 @@ test("a summary written for All markets (total=markets) cites the all-markets to
   const lead = qual[0]!;
   const s = lead.source as Extract<Figure["source"], { fn: "QualResults" }>;
   const read = async (total: "sample" | "markets") =>
-    (await qualResults(w.tdb.db, systemCtx(), { projectId: p!.id, filters: { regionIds: regions }, benchmarkTypeId: 1, total })).measures.find((m) => m.standardQuestionId === s.standardQuestionId)!.results.find((x) => x.testOptionId === s.testOptionId)!.top2;
+    (await qualResults(w.tdb.db, systemCtx(), { projectId: p!.id, filters: { regionIds: regions }, benchmarkTypeId: 1, total })).measures
+      .find((m) => m.standardQuestionId === s.standardQuestionId)!
+      .results.find((x) => x.testOptionId === s.testOptionId)!.top2;
   const [markets, sample] = [await read("markets"), await read("sample")];
   expect(lead.text).toBe(`${(markets * 100).toFixed(1)}%`);
   expect(Math.abs(markets - sample), "the two totals differ here").toBeGreaterThan(0.0005);

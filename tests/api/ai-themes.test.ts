@@ -40,7 +40,8 @@ afterAll(async () => {
 const provider = () => new OpenAiProvider({ baseUrl: `http://127.0.0.1:${server.port}/v1`, apiKey: "k", model: "m", maxRetries: 0 });
 
 test("the model's themes replace the generated ones; themes it names badly are dropped", async () => {
-  reply = 'Here you go: {"themes":[{"name":"Taste and texture","sentiment":"Mixed","answers":[1,2]},{"name":"Lonely","answers":[1]},{"name":"Out of range","answers":[3,4]},{"name":"taste and texture","answers":[1,2]}]}';
+  reply =
+    'Here you go: {"themes":[{"name":"Taste and texture","sentiment":"Mixed","answers":[1,2]},{"name":"Lonely","answers":[1]},{"name":"Out of range","answers":[3,4]},{"name":"taste and texture","answers":[1,2]}]}';
   const r = await codeThemesWithModel(tdb.db, provider(), 1001);
   expect(r).toEqual({ questions: 1, themes: 1, answers: 2 });
   expect(prompts.at(-1)).toContain("1. Love the crunch\n2. Too sweet for me");

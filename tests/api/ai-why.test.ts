@@ -52,7 +52,15 @@ async function ask(question: string): Promise<AnswerRow> {
   throw new Error(`no answer to "${question}"`);
 }
 
-const labels = () => [pc.projectName, ...pc.testOptions.map((o) => o.name), ...pc.measures.map((m) => m.title), ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]), ...pc.regions.map((r) => r.name), ...pc.textQuestions.map((q) => q.text), "Purchase intent"];
+const labels = () => [
+  pc.projectName,
+  ...pc.testOptions.map((o) => o.name),
+  ...pc.measures.map((m) => m.title),
+  ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]),
+  ...pc.regions.map((r) => r.name),
+  ...pc.textQuestions.map((q) => q.text),
+  "Purchase intent",
+];
 
 /** The quotes of an answer: each quoted answer's row and the segment written after it, checked against SQL. */
 async function expectQuotes(a: AnswerRow, testOptionId: number, sentiment: string | null, gender: string | null = null): Promise<number> {

@@ -12,8 +12,22 @@ import { ApiError } from "../../api/src/errors.ts";
 
 const DIR = join(import.meta.dir, "../fixtures/stats");
 const rows = parseCsvObjects(readFileSync(join(DIR, "xtab.csv"), "utf8")).rows;
-interface RefCell { column: string; n: number; nEff: number; value: number; se: number; ci: number[] }
-interface Ref { scenarios: { name: string; columns: string[]; rows: { row: string; cells: RefCell[] }[]; tests: { row: string; a: string; b: string; diff: number; se: number; p: number; pAdjusted: number; pBonferroni: number }[] }[] }
+interface RefCell {
+  column: string;
+  n: number;
+  nEff: number;
+  value: number;
+  se: number;
+  ci: number[];
+}
+interface Ref {
+  scenarios: {
+    name: string;
+    columns: string[];
+    rows: { row: string; cells: RefCell[] }[];
+    tests: { row: string; a: string; b: string; diff: number; se: number; p: number; pAdjusted: number; pBonferroni: number }[];
+  }[];
+}
 const ref = JSON.parse(readFileSync(join(DIR, "xtab-reference.json"), "utf8")) as Ref;
 const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThan(1e-6);
 
@@ -68,10 +82,10 @@ function expectScenario(name: string, r: ReturnType<typeof run>, stubRows: strin
     }
   }
   r.out.cells.forEach((row, ri) => {
-      row.forEach((c, ci) => {
-        expect([...c.higherThan].sort()).toEqual(expectedLetters[ri]![ci]!.sort());
-      });
+    row.forEach((c, ci) => {
+      expect([...c.higherThan].sort()).toEqual(expectedLetters[ri]![ci]!.sort());
     });
+  });
   return expectedLetters.flat(2).length;
 }
 
@@ -139,7 +153,15 @@ describe("crossTab: rules worked by hand", () => {
     // The share is 3/5, not 3/3 (weight alone in the base) nor 3/2.
     const out = crossTab(
       [
-        { stratum: "s", weight: 2, columns: [0], units: [{ row: 0, y: 1 }, { row: 0, y: 0 }] },
+        {
+          stratum: "s",
+          weight: 2,
+          columns: [0],
+          units: [
+            { row: 0, y: 1 },
+            { row: 0, y: 0 },
+          ],
+        },
         { stratum: "s", weight: 1, columns: [0], units: [{ row: 0, y: 1 }] },
       ],
       spec([[0]], [["s", 2]]),
@@ -191,9 +213,25 @@ describe("crossTabPaced: a large cross-tab shares the process", () => {
     stratum: `s${i % 3}`,
     weight: 0.5 + (i % 7) / 4,
     columns: [i % 3, 3 + (i % 2)],
-    units: [{ row: i % 4, y: (i * 7919) % 3 === 0 ? 1 : 0 }, { row: (i + 1) % 4, y: i % 5 === 0 ? 1 : 0 }],
+    units: [
+      { row: i % 4, y: (i * 7919) % 3 === 0 ? 1 : 0 },
+      { row: (i + 1) % 4, y: i % 5 === 0 ? 1 : 0 },
+    ],
   }));
-  const spec = { rows: 4, groups: [[0, 1, 2], [3, 4]], strata: new Map([["s0", 4000], ["s1", 4000], ["s2", 4000]]), confidence: 95 as const, adjust: "bh" as const };
+  const spec = {
+    rows: 4,
+    groups: [
+      [0, 1, 2],
+      [3, 4],
+    ],
+    strata: new Map([
+      ["s0", 4000],
+      ["s1", 4000],
+      ["s2", 4000],
+    ]),
+    confidence: 95 as const,
+    adjust: "bh" as const,
+  };
   /** A clock that moves 1 ms each time it is read. */
   const ticking = () => {
     let t = 0;

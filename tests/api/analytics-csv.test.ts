@@ -86,13 +86,22 @@ describe("CsvSplitter", () => {
     s.push('"2\n');
     expect(rows).toEqual([["a", "b"]]);
     s.push('"\n3');
-    expect(rows).toEqual([["a", "b"], ["1", "2\n"]]);
+    expect(rows).toEqual([
+      ["a", "b"],
+      ["1", "2\n"],
+    ]);
     s.end();
     expect(rows).toEqual([["a", "b"], ["1", "2\n"], ["3"]]);
   });
 
   test("parseCsvObjects keys rows by the header, a missing field is blank", () => {
-    expect(parseCsvObjects("x,y\n1\n2,3\n")).toEqual({ header: ["x", "y"], rows: [{ x: "1", y: "" }, { x: "2", y: "3" }] });
+    expect(parseCsvObjects("x,y\n1\n2,3\n")).toEqual({
+      header: ["x", "y"],
+      rows: [
+        { x: "1", y: "" },
+        { x: "2", y: "3" },
+      ],
+    });
     expect(parseCsvObjects("")).toEqual({ header: [], rows: [] });
   });
 });

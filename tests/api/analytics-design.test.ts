@@ -6,13 +6,45 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCsvObjects } from "@ideally/analytics/csv";
-import { adjustP, compareLong, designEffect, fixedNorm, isSmallBase, normDistribution, normQuintile, significantAt, testAgainstNorm, THIN_NORM, wilsonInterval, type LongInput } from "@ideally/analytics/design";
+import {
+  adjustP,
+  compareLong,
+  designEffect,
+  fixedNorm,
+  isSmallBase,
+  normDistribution,
+  normQuintile,
+  significantAt,
+  testAgainstNorm,
+  THIN_NORM,
+  wilsonInterval,
+  type LongInput,
+} from "@ideally/analytics/design";
 
 const dir = join(import.meta.dir, "../fixtures/stats");
 const csv = (f: string) => parseCsvObjects(readFileSync(join(dir, f), "utf8")).rows;
-interface RefGroup { group: string; n: number; nEff: number; share: number; se: number; ci?: number[] | Record<string, never> }
-interface RefComp { a: string; b: string; diff: number; se: number; cov: number; p: number; pAdjusted: number; pBonferroni: number }
-interface Ref { scenarios: { name: string; groups: RefGroup[]; comparisons: RefComp[] }[]; norm: { scores: number[]; concept: number; se: number; mean: number; sd: number; count: number; z: number; p: number } }
+interface RefGroup {
+  group: string;
+  n: number;
+  nEff: number;
+  share: number;
+  se: number;
+  ci?: number[] | Record<string, never>;
+}
+interface RefComp {
+  a: string;
+  b: string;
+  diff: number;
+  se: number;
+  cov: number;
+  p: number;
+  pAdjusted: number;
+  pBonferroni: number;
+}
+interface Ref {
+  scenarios: { name: string; groups: RefGroup[]; comparisons: RefComp[] }[];
+  norm: { scores: number[]; concept: number; se: number; mean: number; sd: number; count: number; z: number; p: number };
+}
 const ref = JSON.parse(readFileSync(join(dir, "reference.json"), "utf8")) as Ref;
 const scenario = (name: string) => ref.scenarios.find((s) => s.name === name)!;
 
@@ -208,7 +240,11 @@ describe("design: edges worked by hand", () => {
   test("groups come out sorted by name whatever the input order", () => {
     const got = compareLong([row("c", 1), row("a", 0), row("b", 1), row("a", 1)], { confidence: 95, adjust: "bh" });
     expect(got.groups.map((g) => g.group)).toEqual(["a", "b", "c"]);
-    expect(got.comparisons.map((c) => [c.a, c.b])).toEqual([["a", "b"], ["a", "c"], ["b", "c"]]);
+    expect(got.comparisons.map((c) => [c.a, c.b])).toEqual([
+      ["a", "b"],
+      ["a", "c"],
+      ["b", "c"],
+    ]);
   });
 
   test("100% against 0%: the pooled binomial SE with Kish bases, either way round", () => {
@@ -303,8 +339,27 @@ test("adjustmentWords: a view that could test nothing says so, never 'over the v
 describe("design effects and the minimum base (issue 37) on compareLong, against R's survey (clustered.R)", () => {
   // The "respondents" scenario: svydesign(ids = ~respondent, strata = ~site, weights = ~w), each
   // respondent a PSU, as compareLong takes them. Expected values: tests/fixtures/stats/clustered-reference.json.
-  interface ClGroup { group: string; n: number; clusters: number; nEff: number; share: number; se: number; deff: number; ci: number[]; lowBase: boolean }
-  interface ClComp { a: string; b: string; diff: number; se: number; tested: boolean; p: number | null; pAdjusted: number | null; pBonferroni: number | null }
+  interface ClGroup {
+    group: string;
+    n: number;
+    clusters: number;
+    nEff: number;
+    share: number;
+    se: number;
+    deff: number;
+    ci: number[];
+    lowBase: boolean;
+  }
+  interface ClComp {
+    a: string;
+    b: string;
+    diff: number;
+    se: number;
+    tested: boolean;
+    p: number | null;
+    pAdjusted: number | null;
+    pBonferroni: number | null;
+  }
   const cl = JSON.parse(readFileSync(join(dir, "clustered-reference.json"), "utf8")) as { minBase: number; scenarios: { name: string; groups: ClGroup[]; comparisons: ClComp[] }[] };
   const s = cl.scenarios.find((x) => x.name === "respondents")!;
   const rows: LongInput[] = csv("clustered.csv").map((r) => ({
@@ -321,7 +376,10 @@ describe("design effects and the minimum base (issue 37) on compareLong, against
 
   test("each group's share, SE, Kish n_eff, design effect and low base as R gives them; pairs with the low-base group untested", () => {
     // Rows in shuffled order: the groups still come out sorted by name, as R orders factor levels.
-    const shuffled = rows.map((r, i) => [((i * 7919) % rows.length) + i / rows.length, r] as const).sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+    const shuffled = rows
+      .map((r, i) => [((i * 7919) % rows.length) + i / rows.length, r] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, r]) => r);
     for (const input of [rows, shuffled]) {
       const got = compareLong(input, { confidence: 95, adjust: "bh" });
       expect(got.method.minBase).toBe(cl.minBase);
@@ -389,14 +447,18 @@ describe("design effects and the minimum base (issue 37) on compareLong, against
   test("a group's design effect counts only its rows with a weight (m of Kish's deff): a zero-weight row is in the design, not in m", () => {
     // Group a: four rows, one with weight 0; b: three rows. m for a is 3, not 4.
     const row = (group: string, y: number, weight: number, respondent: string): LongInput => ({ respondent, stratum: null, weight, group, y });
-    const got = compareLong([row("a", 1, 1, "r1"), row("a", 0, 2, "r2"), row("a", 1, 1, "r3"), row("a", 0, 0, "r4"), row("b", 1, 1, "r1"), row("b", 0, 1, "r2"), row("b", 1, 2, "r3")], { confidence: 95, adjust: "none", minBase: 0 }).groups;
+    const got = compareLong([row("a", 1, 1, "r1"), row("a", 0, 2, "r2"), row("a", 1, 1, "r3"), row("a", 0, 0, "r4"), row("b", 1, 1, "r1"), row("b", 0, 1, "r2"), row("b", 1, 2, "r3")], {
+      confidence: 95,
+      adjust: "none",
+      minBase: 0,
+    }).groups;
     const a = got.find((g) => g.group === "a")!;
     expect(a.deff).not.toBeNull();
     expect(a.deff!).toBeCloseTo(designEffect(a.share, a.se, 3), 12);
     expect(Math.abs(a.deff! - designEffect(a.share, a.se, 4))).toBeGreaterThan(1e-6);
   });
 
-  test("designEffect = se² / (p(1 − p)/(m − 1)) (Kish 1965; R's deff = \"replace\"), NaN without variance or under two observations", () => {
+  test('designEffect = se² / (p(1 − p)/(m − 1)) (Kish 1965; R\'s deff = "replace"), NaN without variance or under two observations', () => {
     // p .5, m 101: SRS variance .25/100 = .0025; se .05 gives .0025 / .0025 = 1.
     expect(designEffect(0.5, 0.05, 101)).toBeCloseTo(1, 12);
     // p .2, m 17: .16/16 = .01; se .05: .0025/.01 = .25. se .2: .04/.01 = 4.

@@ -16,8 +16,26 @@ test("an exact linear outcome: R² 1, standardised betas as constructed, importa
 });
 
 test("weights count: a respondent of weight 2 is two of weight 1", () => {
-  const a = keyDrivers({ rows: [[1, 1, 0], [2, 2, 1], [2, 1, 1], [3, 3, 0], [4, 3, 1]], weights: [2, 1, 1, 1, 1] })!;
-  const b = keyDrivers({ rows: [[1, 1, 0], [1, 1, 0], [2, 2, 1], [2, 1, 1], [3, 3, 0], [4, 3, 1]] })!;
+  const a = keyDrivers({
+    rows: [
+      [1, 1, 0],
+      [2, 2, 1],
+      [2, 1, 1],
+      [3, 3, 0],
+      [4, 3, 1],
+    ],
+    weights: [2, 1, 1, 1, 1],
+  })!;
+  const b = keyDrivers({
+    rows: [
+      [1, 1, 0],
+      [1, 1, 0],
+      [2, 2, 1],
+      [2, 1, 1],
+      [3, 3, 0],
+      [4, 3, 1],
+    ],
+  })!;
   expect(a.beta[0]).toBeCloseTo(b.beta[0]!, 12);
   expect(a.rSquared).toBeCloseTo(b.rSquared, 12);
   expect(a.correlation[1]).toBeCloseTo(b.correlation[1]!, 12);
@@ -31,9 +49,36 @@ test("weights count: a respondent of weight 2 is two of weight 1", () => {
 });
 
 test("missing answers are left out; too few or constant data give no result", () => {
-  expect(keyDrivers({ rows: [[1, 1], [2, 2], [null, 3]] })).toBeNull();
-  expect(keyDrivers({ rows: [[1, 1], [2, 1], [3, 1], [4, 1]] })).toBeNull();
-  expect(keyDrivers({ rows: [[1, 1], [2, 2], [3, 3], [4, 5], [null, 9]] })!.n).toBe(4);
+  expect(
+    keyDrivers({
+      rows: [
+        [1, 1],
+        [2, 2],
+        [null, 3],
+      ],
+    }),
+  ).toBeNull();
+  expect(
+    keyDrivers({
+      rows: [
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [4, 1],
+      ],
+    }),
+  ).toBeNull();
+  expect(
+    keyDrivers({
+      rows: [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+        [4, 5],
+        [null, 9],
+      ],
+    })!.n,
+  ).toBe(4);
 });
 
 describe("a model that does not fit ranks nothing (finding 8, issue 37)", () => {
@@ -107,7 +152,13 @@ describe("the F distribution's upper tail", () => {
   });
   test("equals the closed forms for 2 numerator or 2 denominator degrees of freedom", () => {
     // d1 = 2: P(F > f) = (d2/(d2 + 2f))^(d2/2); d2 = 2: P(F > f) = 1 − (d1·f/(d1·f + 2))^(d1/2).
-    for (const [f, d] of [[0.5, 3], [1, 10], [3.7, 7], [12, 40], [0.01, 100]] as const) {
+    for (const [f, d] of [
+      [0.5, 3],
+      [1, 10],
+      [3.7, 7],
+      [12, 40],
+      [0.01, 100],
+    ] as const) {
       expect(Math.abs(fUpperTail(f, 2, d) - (d / (d + 2 * f)) ** (d / 2))).toBeLessThan(1e-12);
       expect(Math.abs(fUpperTail(f, d, 2) - (1 - ((d * f) / (d * f + 2)) ** (d / 2)))).toBeLessThan(1e-12);
     }

@@ -68,10 +68,7 @@ describe("Van Westendorp, by hand", () => {
     // Grid 10..45 by 5. First respondent: 0 at 10, 0.7 at 20 (0.35 at 15), 0.5 at 30 (0.6 at 25),
     // 0 at 40 (0.25 at 35). Second: 0 at 15, 0.5 at 25 (0.25 at 20), 0.1 at 35 (0.3 at 30), 0 at 45
     // (0.05 at 40). Trial = (3 p1 + p2) / 4 at each grid price.
-    const two = vanWestendorp(
-      [r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4, weight: 3 }), r(15, 25, 35, 45, { intentCheap: 4, intentExpensive: 2 })],
-      { curves: true, exactWork: 0 },
-    );
+    const two = vanWestendorp([r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4, weight: 3 }), r(15, 25, 35, 45, { intentCheap: 4, intentExpensive: 2 })], { curves: true, exactWork: 0 });
     const p1 = [0, 0.35, 0.7, 0.6, 0.5, 0.25, 0, 0];
     const p2 = [0, 0, 0.25, 0.5, 0.3, 0.1, 0.05, 0];
     expect(two.curves!.price).toEqual([10, 15, 20, 25, 30, 35, 40, 45]);
@@ -84,10 +81,7 @@ describe("Van Westendorp, by hand", () => {
   });
 
   test("NMS is weighted; calibration can be overridden", () => {
-    const data = [
-      r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4, weight: 3 }),
-      r(10, 20, 30, 40, { intentCheap: 1, intentExpensive: 1 }),
-    ];
+    const data = [r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4, weight: 3 }), r(10, 20, 30, 40, { intentCheap: 1, intentExpensive: 1 })];
     expect(vanWestendorp(data).nms!.trialOptimal.trial).toBeCloseTo(0.525, 12);
     const cal = vanWestendorp(data, { calibration: [1, 0.8, 0.3, 0.1, 0] }).nms!;
     expect(cal.trialOptimal.trial).toBeCloseTo(0.75, 12);
@@ -95,9 +89,7 @@ describe("Van Westendorp, by hand", () => {
   });
 
   test("purchase-intent labels", () => {
-    expect(["Very likely", "likely", " LIKELY ", "Neither likely  nor unlikely", "Unlikely", "very UNLIKELY"].map(parseIntentLabel)).toEqual([
-      5, 4, 4, 3, 2, 1,
-    ]);
+    expect(["Very likely", "likely", " LIKELY ", "Neither likely  nor unlikely", "Unlikely", "very UNLIKELY"].map(parseIntentLabel)).toEqual([5, 4, 4, 3, 2, 1]);
     expect(parseIntentLabel("Somewhat likely")).toBeNull();
     expect(parseIntentLabel(null)).toBeNull();
   });
@@ -106,9 +98,7 @@ describe("Van Westendorp, by hand", () => {
 describe("Van Westendorp on psm_smartphone_1000.csv", async () => {
   const bytes = await Bun.file(`${REF}/psm_smartphone_1000.csv`).arrayBuffer();
   const [header, ...rows] = parseCsv(new TextDecoder("windows-1252").decode(bytes));
-  const data = rows.map((c) =>
-    r(Number(c[0]), Number(c[1]), Number(c[2]), Number(c[3]), { intentCheap: parseIntentLabel(c[4]), intentExpensive: parseIntentLabel(c[5]) }),
-  );
+  const data = rows.map((c) => r(Number(c[0]), Number(c[1]), Number(c[2]), Number(c[3]), { intentCheap: parseIntentLabel(c[4]), intentExpensive: parseIntentLabel(c[5]) }));
 
   test("reads 1,000 respondents and six columns", () => {
     expect(header.length).toBe(6);
@@ -206,7 +196,13 @@ describe("Van Westendorp: input rules and edges, by hand", () => {
   test("calibration: five probabilities in [0, 1], else refused", () => {
     const one = [r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4 })];
     const msg = "calibration must be five probabilities in [0, 1] for intents 5..1";
-    for (const cal of [[0.7, 0.5, 0.3, 0.1], [0.7, 0.5, 0.3, 0.1, -0.01], [1.01, 0.5, 0.3, 0.1, 0], [Number.NaN, 0.5, 0.3, 0.1, 0], [0.7, 0.5, 0.3, 0.1, 0, 0]]) {
+    for (const cal of [
+      [0.7, 0.5, 0.3, 0.1],
+      [0.7, 0.5, 0.3, 0.1, -0.01],
+      [1.01, 0.5, 0.3, 0.1, 0],
+      [Number.NaN, 0.5, 0.3, 0.1, 0],
+      [0.7, 0.5, 0.3, 0.1, 0, 0],
+    ]) {
       expect(() => vanWestendorp(one, { calibration: cal as unknown as readonly [number, number, number, number, number] }), String(cal)).toThrow(msg);
     }
     // The ends of [0, 1] are allowed: intent 5 at 1, intent 4 at 0 -> trial [0, 1, 0, 0] on 10..40.

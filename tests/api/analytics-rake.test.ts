@@ -8,7 +8,13 @@ const rows = (spec: [string, string | null, number][]) => spec.flatMap(([sex, ag
 
 describe("raking, by hand", () => {
   test("one variable: weights are target / sample share, in one pass", () => {
-    const res = rake(rows([["M", "y", 3], ["F", "y", 1]]), { targets: { sex: { M: 1, F: 1 } } });
+    const res = rake(
+      rows([
+        ["M", "y", 3],
+        ["F", "y", 1],
+      ]),
+      { targets: { sex: { M: 1, F: 1 } } },
+    );
     expect(res.converged).toBe(true);
     expect(res.iterations).toBe(1);
     expect(res.weights.map((w) => +w.toFixed(12))).toEqual([2 / 3, 2 / 3, 2 / 3, 2].map((w) => +w.toFixed(12)));
@@ -23,7 +29,12 @@ describe("raking, by hand", () => {
   // cross-product ratio (1·4)/(2·3) = 2/3 and meets margins 5/5, so the weighted cells are
   // t, 5−t, 5−t, t with t²/(5−t)² = 2/3: t = 5√(2/3)/(1+√(2/3)); total 10 = n, so mean 1 as is.
   test("two variables converge to the IPF solution", () => {
-    const data = rows([["M", "y", 1], ["M", "o", 2], ["F", "y", 3], ["F", "o", 4]]);
+    const data = rows([
+      ["M", "y", 1],
+      ["M", "o", 2],
+      ["F", "y", 3],
+      ["F", "o", 4],
+    ]);
     const res = rake(data, { targets: { sex: { M: 0.5, F: 0.5 }, age: { y: 50, o: 50 } }, tolerance: 1e-10 });
     const r = Math.sqrt(2 / 3);
     const t = (5 * r) / (1 + r);
@@ -38,7 +49,16 @@ describe("raking, by hand", () => {
 
   test("missing values are left out of that variable's margin", () => {
     // 2 blank-age respondents: age margin is over the other 10 only.
-    const data = [...rows([["M", "y", 1], ["M", "o", 2], ["F", "y", 3], ["F", "o", 4]]), { sex: "M", age: "" }, { sex: "F", age: null }];
+    const data = [
+      ...rows([
+        ["M", "y", 1],
+        ["M", "o", 2],
+        ["F", "y", 3],
+        ["F", "o", 4],
+      ]),
+      { sex: "M", age: "" },
+      { sex: "F", age: null },
+    ];
     const res = rake(data, { targets: { sex: { M: 0.5, F: 0.5 }, age: { y: 0.3, o: 0.7 } } });
     expect(res.converged).toBe(true);
     expect(res.missing).toEqual({ sex: 0, age: 2 });
@@ -54,14 +74,23 @@ describe("raking, by hand", () => {
   });
 
   test("starting weights are raked from, not replaced", () => {
-    const res = rake(rows([["M", "y", 2], ["F", "y", 2]]), { targets: { sex: { M: 0.5, F: 0.5 } }, startWeights: [1, 3, 1, 1] });
+    const res = rake(
+      rows([
+        ["M", "y", 2],
+        ["F", "y", 2],
+      ]),
+      { targets: { sex: { M: 0.5, F: 0.5 } }, startWeights: [1, 3, 1, 1] },
+    );
     // M total 4 -> 2, F total 2 -> 2: factors 1/2 and 1; then mean 1.
     expect(res.weights).toEqual([0.5, 1.5, 1, 1]);
   });
 
   // 5 M, 5 F raked to 90/10: weights 1.8 and 0.2 (deff = 10·16.4/100 = 1.64).
   test("cap: binding but feasible, and infeasible", () => {
-    const data = rows([["M", "y", 5], ["F", "y", 5]]);
+    const data = rows([
+      ["M", "y", 5],
+      ["F", "y", 5],
+    ]);
     const free = rake(data, { targets: { sex: { M: 0.9, F: 0.1 } } });
     expect(free.deff).toBeCloseTo(1.64, 10);
     expect(free.nEff).toBeCloseTo(100 / 16.4, 10);
@@ -161,7 +190,10 @@ describe("raking against R's survey::rake (tests/fixtures/stats/rake.R)", () => 
 });
 
 describe("raking, edges and refusals", () => {
-  const data = rows([["M", "y", 3], ["F", "y", 1]]);
+  const data = rows([
+    ["M", "y", 3],
+    ["F", "y", 1],
+  ]);
   const half = { sex: { M: 1, F: 1 } };
 
   test("the cap must be above 1; just above is taken", () => {
@@ -192,7 +224,10 @@ describe("raking, edges and refusals", () => {
   });
 
   test("a sample already on target converges with no pass; tolerance and maxIterations are honoured", () => {
-    const even = rows([["M", "y", 2], ["F", "y", 2]]);
+    const even = rows([
+      ["M", "y", 2],
+      ["F", "y", 2],
+    ]);
     const res = rake(even, { targets: half });
     expect(res.iterations).toBe(0);
     expect(res.converged).toBe(true);
@@ -201,10 +236,18 @@ describe("raking, edges and refusals", () => {
     // With a cap, one pass is always made (the cap is checked by the pass).
     expect(rake(even, { targets: half, cap: 3 }).iterations).toBe(1);
     // An error just inside the tolerance stops at once; just outside needs a pass.
-    const skew = rows([["M", "y", 51], ["F", "y", 49]]);
+    const skew = rows([
+      ["M", "y", 51],
+      ["F", "y", 49],
+    ]);
     expect(rake(skew, { targets: half, tolerance: 0.0101 }).iterations).toBe(0); // the error is 0.01 (and a float hair)
     expect(rake(skew, { targets: half, tolerance: 0.0099 }).iterations).toBe(1);
-    const twoVars = rows([["M", "y", 1], ["M", "o", 2], ["F", "y", 3], ["F", "o", 4]]);
+    const twoVars = rows([
+      ["M", "y", 1],
+      ["M", "o", 2],
+      ["F", "y", 3],
+      ["F", "o", 4],
+    ]);
     const capped = rake(twoVars, { targets: { sex: half.sex, age: { y: 1, o: 1 } }, maxIterations: 2, tolerance: 1e-15 });
     expect(capped.iterations).toBe(2);
     expect(capped.converged).toBe(false);
@@ -231,7 +274,10 @@ describe("raking, edges and refusals", () => {
 
   test("capBinds: a weight exactly at the cap or at 1/cap binds; inside both does not", () => {
     // Targets 2:1 on 2 and 2 respondents: free weights 4/3 and 2/3.
-    const d = rows([["M", "y", 2], ["F", "y", 2]]);
+    const d = rows([
+      ["M", "y", 2],
+      ["F", "y", 2],
+    ]);
     const t = { sex: { M: 2, F: 1 } };
     expect(rake(d, { targets: t, cap: 1.5 }).capBinds).toBe(true); // 2/3 = 1/1.5
     expect(rake(d, { targets: t, cap: 4 / 3 }).capBinds).toBe(true); // 4/3 = cap
@@ -239,7 +285,10 @@ describe("raking, edges and refusals", () => {
   });
 
   test("a variable nobody answered is refused by name (its margin could never be met)", () => {
-    const d = rows([["M", null, 3], ["F", null, 1]]);
+    const d = rows([
+      ["M", null, 3],
+      ["F", null, 1],
+    ]);
     expect(() => rake(d, { targets: { sex: { M: 1, F: 1 }, age: { y: 1, o: 1 } } })).toThrow("age: every row is missing it, so it cannot be raked to");
     // One answer is enough: the variable is raked over that respondent.
     const one = rake([...d, { sex: "F", age: "y" }], { targets: { sex: { M: 1, F: 1 }, age: { y: 1, o: 0 } } });
@@ -248,13 +297,25 @@ describe("raking, edges and refusals", () => {
   });
 
   test("all starting weights 0: they stay 0, nothing is NaN", () => {
-    const res = rake(rows([["M", "y", 2], ["F", "y", 2]]), { targets: { sex: { M: 1, F: 1 } }, startWeights: [0, 0, 0, 0] });
+    const res = rake(
+      rows([
+        ["M", "y", 2],
+        ["F", "y", 2],
+      ]),
+      { targets: { sex: { M: 1, F: 1 } }, startWeights: [0, 0, 0, 0] },
+    );
     expect(res.weights).toEqual([0, 0, 0, 0]);
     expect(res.maxError).toBe(0.5);
   });
 
   test("with a cap, a zero weight stays 0 and does not count as binding", () => {
-    const res = rake(rows([["M", "y", 2], ["F", "y", 2]]), { targets: { sex: { M: 1, F: 1 } }, startWeights: [0, 1, 1, 1], cap: 3 });
+    const res = rake(
+      rows([
+        ["M", "y", 2],
+        ["F", "y", 2],
+      ]),
+      { targets: { sex: { M: 1, F: 1 } }, startWeights: [0, 1, 1, 1], cap: 3 },
+    );
     expect(res.weights[0]).toBe(0);
     // M's one weighted respondent carries half: 2 of a total of 4 (mean 1); F's two carry 1 each.
     expect(res.weights.map((w) => +w.toFixed(9))).toEqual([0, 2, 1, 1]);
@@ -263,7 +324,10 @@ describe("raking, edges and refusals", () => {
 
   test("an error exactly at the tolerance counts as converged", () => {
     // 3 M and 1 F against 50/50: the error is exactly 0.25 in binary floating point.
-    const d = rows([["M", "y", 3], ["F", "y", 1]]);
+    const d = rows([
+      ["M", "y", 3],
+      ["F", "y", 1],
+    ]);
     expect(rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0.25 }).iterations).toBe(0);
     expect(rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0.2499 }).iterations).toBe(1);
   });
@@ -272,7 +336,10 @@ describe("raking, edges and refusals", () => {
     // One variable: a round rakes it exactly. 3 M and 1 F to 50/50: M's weights become 2/3 (3 x 2/3 = 2
     // in binary floating point) and F's 2, so the error after round 1 is exactly 0: converged at a
     // tolerance of 0, after that one round (a strict "<" would run all 100 rounds, never converged).
-    const d = rows([["M", "y", 3], ["F", "y", 1]]);
+    const d = rows([
+      ["M", "y", 3],
+      ["F", "y", 1],
+    ]);
     const r = rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0 });
     expect([r.iterations, r.converged, r.maxError]).toEqual([1, true, 0]);
   });

@@ -133,9 +133,18 @@ describe("twoProportionZTest: degenerate inputs and the critical value's edge", 
   });
   test("a side with no base (n 0), on either side, or a p that is not a number: no z, never significant", () => {
     for (const [a, b] of [
-      [{ p: 0.9, n: 0 }, { p: 0.1, n: 100 }],
-      [{ p: 0.9, n: 100 }, { p: 0.1, n: 0 }],
-      [{ p: Number.NaN, n: 100 }, { p: 0.1, n: 100 }],
+      [
+        { p: 0.9, n: 0 },
+        { p: 0.1, n: 100 },
+      ],
+      [
+        { p: 0.9, n: 100 },
+        { p: 0.1, n: 0 },
+      ],
+      [
+        { p: Number.NaN, n: 100 },
+        { p: 0.1, n: 100 },
+      ],
     ]) {
       const r = twoProportionZTest(a!, b!);
       expect(r.z).toBeNaN();

@@ -47,9 +47,34 @@ test("the statuses, in the order the rules apply", () => {
 test("non-answers: the phrases that say nothing, in the forms people type them", () => {
   // Written out as respondents type them: case, punctuation and accents do not matter.
   const typed = [
-    "N/A", "n. a.", "None", "Nothing.", "no", "Nope!", "nil", "IDK", "I dk", "dunno", "No idea", "not sure", "Unsure",
-    "Don't know", "I don't know", "No comment", "No comments", "nothing really", "Nothing at all!", "whatever", "same",
-    "OK", "okay", "Yes", "good", "fine", "test", "asdf",
+    "N/A",
+    "n. a.",
+    "None",
+    "Nothing.",
+    "no",
+    "Nope!",
+    "nil",
+    "IDK",
+    "I dk",
+    "dunno",
+    "No idea",
+    "not sure",
+    "Unsure",
+    "Don't know",
+    "I don't know",
+    "No comment",
+    "No comments",
+    "nothing really",
+    "Nothing at all!",
+    "whatever",
+    "same",
+    "OK",
+    "okay",
+    "Yes",
+    "good",
+    "fine",
+    "test",
+    "asdf",
   ];
   for (const [i, r] of qa(...typed).entries()) expect(r?.status, typed[i]).toBe("NonAnswer");
   expect(qa("N/A", "  Nothing at all!! ")).toEqual([

@@ -162,7 +162,17 @@ describe("TURF, edges and refusals", () => {
     expect(() => turf({ acceptance, weights: [1, -0.5, 1, 1] }, { k: 1 })).toThrow("weight must be finite and >= 0, got -0.5");
     expect(() => turf({ acceptance, weights: [1, Number.NaN, 1, 1] }, { k: 1 })).toThrow("got NaN");
     expect(() => turf({ acceptance, weights: [1, Infinity, 1, 1] }, { k: 1 })).toThrow("got Infinity");
-    expect(() => turf({ acceptance: [[1, 0, 0], [0, 1]] }, { k: 1 })).toThrow("respondent 1 has 2 items, expected 3");
+    expect(() =>
+      turf(
+        {
+          acceptance: [
+            [1, 0, 0],
+            [0, 1],
+          ],
+        },
+        { k: 1 },
+      ),
+    ).toThrow("respondent 1 has 2 items, expected 3");
     // A weight of exactly 0 is allowed (a respondent raked out).
     expect(turf({ acceptance, weights: [0, 1, 1, 1] }, { k: 1 }).itemReach[0]).toBe(0);
   });

@@ -32,7 +32,10 @@ test("themes: the shared phrases become themes with their answers, deterministic
   expect(t.map((x) => x.name)).toEqual(["Value for money", "Packaging design", "Taste"]);
   expect(t.find((x) => x.phrase === "value for money")!.sentiment).toBe("Positive");
   expect(themesOf(texts, { minShare: 0 })).toEqual(t);
-  expect(t.some((x) => x.members.includes(7)), "an answer sharing nothing has no theme").toBe(false);
+  expect(
+    t.some((x) => x.members.includes(7)),
+    "an answer sharing nothing has no theme",
+  ).toBe(false);
 });
 
 test("themes: fillers, hedges and discourse markers never start or make a theme; near duplicates merge", () => {
@@ -60,7 +63,10 @@ test("themes: fillers, hedges and discourse markers never start or make a theme;
     expect(STOP_WORDS.has(first) || STOP_WORDS.has(head), x.phrase).toBe(false);
     expect(head.length).toBeGreaterThanOrEqual(3);
   }
-  expect(t.some((x) => x.members.includes(7) || x.members.includes(8) || x.members.includes(9)), "filler-only answers have no theme").toBe(false);
+  expect(
+    t.some((x) => x.members.includes(7) || x.members.includes(8) || x.members.includes(9)),
+    "filler-only answers have no theme",
+  ).toBe(false);
   for (const w of ["like", "honestly", "mostly", "because", "basically", "well", "actually", "seems", "kind"]) expect(STOP_WORDS.has(w), w).toBe(true);
   expect(contentWords("Honestly, like, the packaging design is mostly great")).toEqual(["packaging", "design", "great"]);
   expect([stem("flavours"), stem("berries"), stem("glass"), stem("bus")]).toEqual(["flavour", "berri", "glass", "bus"]);

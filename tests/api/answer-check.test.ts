@@ -36,7 +36,14 @@ beforeAll(async () => {
   });
   addRoute(
     app,
-    { tags: ["Probe"], access: access.signedIn, method: "get", path: "/api/v1/ProbeCsv", operationId: "Probe_Csv", responses: { 200: { description: "CSV", content: { "text/csv": { schema: z.string() } } } } },
+    {
+      tags: ["Probe"],
+      access: access.signedIn,
+      method: "get",
+      path: "/api/v1/ProbeCsv",
+      operationId: "Probe_Csv",
+      responses: { 200: { description: "CSV", content: { "text/csv": { schema: z.string() } } } },
+    },
     (c) => c.body("a,b\n", 200, { "content-type": JSON.parse('"application/json"') }),
   );
 });

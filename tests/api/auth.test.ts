@@ -18,8 +18,7 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-const api = (token: string, path = "/api/v1/Projects?$select=id", clientId = "1003") =>
-  app.request(path, { headers: { authorization: `Bearer ${token}`, clientId } });
+const api = (token: string, path = "/api/v1/Projects?$select=id", clientId = "1003") => app.request(path, { headers: { authorization: `Bearer ${token}`, clientId } });
 const refresh = (cookie: string) => app.request("/auth/Login/Refresh", { method: "POST", headers: { cookie } });
 
 function b64url(o: unknown): string {
@@ -271,7 +270,10 @@ describe("tokens", () => {
     const wrongAudience = await (async () => {
       const body = `${h}.${b64url({ ...claims, aud: "someone-else" })}`;
       const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)));
-      return `${body}.${btoa(String.fromCharCode(...sig)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+      return `${body}.${btoa(String.fromCharCode(...sig))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "")}`;
     })();
     const expired = await signAccessToken(key, { sub: claims.sub, sid: claims.sid }, Date.now() - 16 * 60 * 1000);
 

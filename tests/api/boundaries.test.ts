@@ -32,9 +32,7 @@ describe("the overdraft limit: the balance may reach -limit, not go below it", (
   test("a spend one hundredth below -limit is refused with 409 and the figures", () => {
     const e = refusal(0, 100, 100.01);
     expect(e?.status).toBe(409);
-    expect(e?.message).toBe(
-      "Not enough credits for this test: balance 0.00, cost 100.01, overdraft limit 100.00 (the balance may not go below -100.00; it would be -100.01)",
-    );
+    expect(e?.message).toBe("Not enough credits for this test: balance 0.00, cost 100.01, overdraft limit 100.00 (the balance may not go below -100.00; it would be -100.01)");
   });
   test("a spend one hundredth short of -limit is allowed", () => {
     expect(refusal(0, 100, 99.99)).toBeNull();
@@ -73,14 +71,22 @@ describe("small base: n_eff < 30 is small, 30 is not", () => {
     });
   };
   test("results' top-2-box: n_eff exactly 30 is not small", () => {
-    const m = topTwoBoxes(rows(() => 1), 95, null).get(5)![0]!;
+    const m = topTwoBoxes(
+      rows(() => 1),
+      95,
+      null,
+    ).get(5)![0]!;
     expect(m.nEff).toBe(30);
     expect(m.top2).toBeCloseTo(18 / 30, 12);
     expect(m.smallBase).toBe(false);
   });
   test("results' top-2-box: n_eff just under 30 is small", () => {
     // One respondent weighted 1.1, the rest 1: (30.1)² / (29 + 1.21) = 29.9901...
-    const m = topTwoBoxes(rows((i) => (i === 0 ? 1.1 : 1)), 95, null).get(5)![0]!;
+    const m = topTwoBoxes(
+      rows((i) => (i === 0 ? 1.1 : 1)),
+      95,
+      null,
+    ).get(5)![0]!;
     expect(m.nEff).toBeCloseTo((30.1 * 30.1) / 30.21, 9);
     expect(m.smallBase).toBe(true);
   });
@@ -97,10 +103,25 @@ describe("NPD launch-week bands (SPEC 5 and 9): up to 8, 9-16, 17-25, 26 on", ()
   // The bands as SPEC 9 states them, not as the benchmark_types table holds them.
   const band = { 4: { minWeek: null, maxWeek: 8 }, 5: { minWeek: 9, maxWeek: 16 }, 6: { minWeek: 17, maxWeek: 25 }, 7: { minWeek: 26, maxWeek: null } } as const;
   const cases: [type: 4 | 5 | 6 | 7, week: number, available: boolean][] = [
-    [4, 1, true], [4, 7, true], [4, 8, true], [4, 9, false],
-    [5, 8, false], [5, 9, true], [5, 10, true], [5, 15, true], [5, 16, true], [5, 17, false],
-    [6, 16, false], [6, 17, true], [6, 18, true], [6, 24, true], [6, 25, true], [6, 26, false],
-    [7, 25, false], [7, 26, true], [7, 27, true],
+    [4, 1, true],
+    [4, 7, true],
+    [4, 8, true],
+    [4, 9, false],
+    [5, 8, false],
+    [5, 9, true],
+    [5, 10, true],
+    [5, 15, true],
+    [5, 16, true],
+    [5, 17, false],
+    [6, 16, false],
+    [6, 17, true],
+    [6, 18, true],
+    [6, 24, true],
+    [6, 25, true],
+    [6, 26, false],
+    [7, 25, false],
+    [7, 26, true],
+    [7, 27, true],
   ];
   test.each(cases)("type %d at week %d: available %p", (type, week, available) => {
     expect(npdBandAvailable(type, week, band[type])).toBe(available);
@@ -136,7 +157,21 @@ describe("access tokens live 15 minutes (docs/decisions.md)", () => {
 describe("a target's quota: completes allowed per option; full at the quota (fielding)", () => {
   // A minimal questionnaire: the demographics page asks the age group (a target with a quota of 20
   // completes for 18-24 and none for 25-34), then one concept page.
-  const ageQ = { key: "s51", systemQuestionId: 51, projectQuestionId: null, questionId: null, standardQuestionId: null, positionId: null, testOptionId: null, type: "single", title: "Age", text: "Your age?", options: [], minChoices: null, maxChoices: null } satisfies DefQuestion;
+  const ageQ = {
+    key: "s51",
+    systemQuestionId: 51,
+    projectQuestionId: null,
+    questionId: null,
+    standardQuestionId: null,
+    positionId: null,
+    testOptionId: null,
+    type: "single",
+    title: "Age",
+    text: "Your age?",
+    options: [],
+    minChoices: null,
+    maxChoices: null,
+  } satisfies DefQuestion;
   const all: Page[] = [
     { id: "demographics", kind: "demographics", testOptionId: null, questions: [ageQ] },
     { id: "concept-1", kind: "concept", testOptionId: 1, questions: [] },

@@ -62,7 +62,9 @@ test("SetupTrialAccount: a trial team with credits and its Admin invited", async
            (select sum(credit_amount)::float8 from credit_logs where client_id = c.id) as balance
     from clients c where id = ${r.body.clientId}`;
   expect(c).toEqual({ tier: "Team", isTrial: true, days: 14, balance: 250 });
-  const [member] = await tdb.db<{ roleId: number }[]>`select m.role_id as "roleId" from user_and_clients m join users u on u.id = m.user_id where u.email = 'owner@trial.example' and m.client_id = ${r.body.clientId}`;
+  const [member] = await tdb.db<
+    { roleId: number }[]
+  >`select m.role_id as "roleId" from user_and_clients m join users u on u.id = m.user_id where u.email = 'owner@trial.example' and m.client_id = ${r.body.clientId}`;
   expect(member?.roleId, "the invited person is the trial team's Admin").toBe(1);
   expect((await call(app, "acmeAdmin", 1003, "POST", "/api/v1/Clients/SetupTrialAccount", { name: "x", adminEmail: "a@b.example" })).status).toBe(403);
 });
@@ -76,7 +78,10 @@ test("demographic translations are written verified, listed, and not rewritten w
   const list = await call(app, "staff", null, "GET", "/api/v1/TranslatedTextRegions/AdminFiltered?regionId=17&languageCode=zh");
   expect(list.body.count).toBeGreaterThanOrEqual(1);
   expect(list.body.value.some((t: { translatedText: string; sourceText: string }) => t.translatedText === "女性" && t.sourceText === "Female")).toBe(true);
-  const bad = await call(app, "staff", null, "POST", "/api/v1/TranslatedTextRegions/AddDemographicTranslations", { ...body, translations: [{ sourceType: "SystemQuestion", sourceId: 123456, translatedText: "x" }] });
+  const bad = await call(app, "staff", null, "POST", "/api/v1/TranslatedTextRegions/AddDemographicTranslations", {
+    ...body,
+    translations: [{ sourceType: "SystemQuestion", sourceId: 123456, translatedText: "x" }],
+  });
   expect(bad.status).toBe(400);
   expect(bad.body.errors[0].path).toBe("translations.0.sourceId");
   expect((await call(app, "acmeAdmin", 1003, "GET", "/api/v1/TranslatedTextRegions/AdminFiltered")).status).toBe(403);

@@ -84,7 +84,10 @@ test("ReGenerateTextResponsesQa checks a project's open answers as a queued job"
   expect(done.event).toBe("CommandCompleted");
   const result = done.data.result as { answers: number; byStatus: Record<string, number> };
   const rows = await tdb.db<{ status: string; n: number }[]>`select qa_status as status, count(*)::int as n from text_responses where project_id = 1001 and qa_checked_at is not null group by 1`;
-  expect(rows.reduce((a, x) => a + x.n, 0), "every answer is checked").toBe(result.answers);
+  expect(
+    rows.reduce((a, x) => a + x.n, 0),
+    "every answer is checked",
+  ).toBe(result.answers);
   expect(result.byStatus.Gibberish).toBeGreaterThanOrEqual(1);
   const [mine] = await tdb.db<{ status: string; reason: string }[]>`select qa_status as status, qa_reason as reason from text_responses where id = ${s!.id}`;
   expect(mine).toEqual({ status: "Gibberish", reason: 'keyboard sequence "qwer"' });

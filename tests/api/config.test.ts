@@ -12,7 +12,10 @@ const problems = (env: Record<string, string>): string[] => {
     readConfig(env);
     return [];
   } catch (e) {
-    return (e as Error).message.split("\n").slice(1).map((l) => l.trim());
+    return (e as Error).message
+      .split("\n")
+      .slice(1)
+      .map((l) => l.trim());
   }
 };
 
@@ -51,9 +54,7 @@ describe("readConfig", () => {
     ]);
     expect(problems({ ...all, AI_TIMEOUT_MS: "600001", AI_MAX_RETRIES: "-1" })).toHaveLength(2);
     expect(problems({ ...all, AI_TIMEOUT_MS: "1e4", AI_MAX_RETRIES: "two" })).toHaveLength(2);
-    expect(problems({ AI_BASE_URL: "https://ai.example/v1" })).toEqual([
-      "AI_BASE_URL, AI_API_KEY and AI_MODEL: set all three (the OpenAI-compatible provider) or none (the local provider)",
-    ]);
+    expect(problems({ AI_BASE_URL: "https://ai.example/v1" })).toEqual(["AI_BASE_URL, AI_API_KEY and AI_MODEL: set all three (the OpenAI-compatible provider) or none (the local provider)"]);
     expect(problems({ ...all, AI_BASE_URL: "ai.example" })).toEqual(["AI_BASE_URL must be an http(s) URL"]);
   });
 

@@ -63,7 +63,14 @@ async function newProject(clientId: number, s: Spec): Promise<{ p: ledger.Projec
     await sql`insert into project_questions (client_id, project_id, question_id, question_position_id, sort_order) values (${clientId}, ${id}, ${q!.id}, 6, ${i})`;
   }
   return {
-    p: { id, clientId, scheduleStartDate: s.schedule?.start ?? null, scheduleFrequencyWeeks: s.schedule?.weeks ?? null, scheduleWavesRequired: s.schedule?.waves ?? null, wavesRequired: s.schedule !== undefined },
+    p: {
+      id,
+      clientId,
+      scheduleStartDate: s.schedule?.start ?? null,
+      scheduleFrequencyWeeks: s.schedule?.weeks ?? null,
+      scheduleWavesRequired: s.schedule?.waves ?? null,
+      wavesRequired: s.schedule !== undefined,
+    },
     name,
   };
 }
@@ -119,7 +126,16 @@ const schedulesOf = async (projectId: number): Promise<ScheduleRowRead[]> => [
 
 // The worked example of docs/credits.md: Australia 100 on a customer panel (0.25 x 100 x 1.5 x 1.3
 // = 48.75: 49) and New Zealand 250 on the Ideally panel (1.00 x 275 x 1.5 x 1.3 = 536.25: 537), 586.
-const WORKED: Spec = { regions: [[NZ, 250], [AU, 100, true]], testOptions: 3, priceSensitivity: true, customQuestions: 7, schedule: { start: "2030-01-07", weeks: 2, waves: 2 } };
+const WORKED: Spec = {
+  regions: [
+    [NZ, 250],
+    [AU, 100, true],
+  ],
+  testOptions: 3,
+  priceSensitivity: true,
+  customQuestions: 7,
+  schedule: { start: "2030-01-07", weeks: 2, waves: 2 },
+};
 
 describe("lockLedgerOrThrow and runCost", () => {
   test("the client's balance and limit; 404 for a client that does not exist", async () => {
@@ -397,7 +413,9 @@ describe("settleRunCharges and refundRunShortfall (a run and its close)", () => 
 
   test("a client that does not exist: 404", async () => {
     const x = await ranProject();
-    const e = await refusal(() => inTx((tx) => ledger.refundRunShortfall(tx, STAFF, { id: x.runId, clientId: 987654, projectId: x.p.id, regionId: NZ, isCustomerPanel: false, ordered: 100, delivered: 1 })));
+    const e = await refusal(() =>
+      inTx((tx) => ledger.refundRunShortfall(tx, STAFF, { id: x.runId, clientId: 987654, projectId: x.p.id, regionId: NZ, isCustomerPanel: false, ordered: 100, delivered: 1 })),
+    );
     expect(e.status).toBe(404);
   });
 });

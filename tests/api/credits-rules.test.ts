@@ -275,9 +275,7 @@ describe("the overdraft refusal names the balance, the cost and the limit (docs/
     }
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(409);
-    expect((err as ApiError).message).toBe(
-      "Not enough credits for project 1042: balance 590.00, cost 700.00, overdraft limit 100.00 (the balance may not go below -100.00; it would be -110.00)",
-    );
+    expect((err as ApiError).message).toBe("Not enough credits for project 1042: balance 590.00, cost 700.00, overdraft limit 100.00 (the balance may not go below -100.00; it would be -110.00)");
     expect(() => assertAffordable({ clientId: 1003, balance: 590, overdraftLimit: 100 }, -690, "project 1042")).not.toThrow();
   });
 });

@@ -101,7 +101,10 @@ describe("the cost formula", () => {
       marketReach: false,
       customQuestions: 5,
     });
-    expect(mixed.regions.map((r) => r.cost), "SG 1.25; a US state 1.25 with 100 boosted completes at 1.5x; Other 1.5").toEqual([125, 438, 150]);
+    expect(
+      mixed.regions.map((r) => r.cost),
+      "SG 1.25; a US state 1.25 with 100 boosted completes at 1.5x; Other 1.5",
+    ).toEqual([125, 438, 150]);
     expect(mixed.addOns.extraCustomQuestions, "five custom questions are included").toBe(0);
   });
 
@@ -125,12 +128,22 @@ describe("CreditCostNow and Submit", () => {
     await topUp(1003, 1000);
     // The worked example's +30% add-ons as 11 custom questions (6 beyond the included 5 x 5%): its price
     // sensitivity cannot be submitted in NZD and AUD markets (the pre-launch check, readiness.ts).
-    const id = await makeDraft({ regions: [[1, 250], [2, 100, true]], testOptions: 3, customQuestions: 11 });
+    const id = await makeDraft({
+      regions: [
+        [1, 250],
+        [2, 100, true],
+      ],
+      testOptions: 3,
+      customQuestions: 11,
+    });
     const cost = await call(app, "acmeViewer", 1003, "GET", `/api/v1/Projects(${id})/CreditCostNow`);
     expect(cost.status, JSON.stringify(cost.body)).toBe(200);
     expect(cost.body).toMatchObject({ total: 586, cells: 3, cellFactor: 1.5, lastRunCost: null, overdraftLimit: 100, affordable: true });
     // Regions in the product's order (SPEC 9): Australia, then New Zealand.
-    expect(cost.body.regions.map((r: { regionId: number; cost: number }) => [r.regionId, r.cost])).toEqual([[2, 49], [1, 537]]);
+    expect(cost.body.regions.map((r: { regionId: number; cost: number }) => [r.regionId, r.cost])).toEqual([
+      [2, 49],
+      [1, 537],
+    ]);
     const before = await balanceOf(1003);
     expect(cost.body.balance).toBe(before);
 
@@ -139,7 +152,10 @@ describe("CreditCostNow and Submit", () => {
     expect(sub.body).toMatchObject({ statusCode: 100, charged: 586, balanceAfter: before - 586 });
     const logs = await tdb.db<{ type: number; amount: number; id: number }[]>`
       select id, type, credit_amount::float8 as amount from credit_logs where project_id = ${id} order by id`;
-    expect(logs.map((l) => [l.type, l.amount])).toEqual([[30, -49], [30, -537]]);
+    expect(logs.map((l) => [l.type, l.amount])).toEqual([
+      [30, -49],
+      [30, -537],
+    ]);
     expect(await balanceOf(1003)).toBe(before - 586);
     const sched = await tdb.db<{ regionId: number; creditLogId: number; wave: number }[]>`
       select region_id as "regionId", credit_log_id as "creditLogId", wave_number as wave from project_schedules where project_id = ${id} order by region_id`;
@@ -156,7 +172,10 @@ describe("CreditCostNow and Submit", () => {
     expect(await balanceOf(1003)).toBe(before);
     const refunds = await tdb.db<{ amount: number }[]>`
       select credit_amount::float8 as amount from credit_logs where project_id = ${id} and credit_amount > 0 order by id`;
-    expect(refunds.map((r) => r.amount).sort((x, y) => x - y), "the ledger keeps the charge and its refund").toEqual([49, 537]);
+    expect(
+      refunds.map((r) => r.amount).sort((x, y) => x - y),
+      "the ledger keeps the charge and its refund",
+    ).toEqual([49, 537]);
     const [left] = await tdb.db<{ n: number }[]>`select count(*)::int as n from project_schedules where project_id = ${id}`;
     expect(left!.n).toBe(0);
   });
@@ -281,7 +300,10 @@ describe("MakeCreditTransfer", () => {
     const over = await call(app, "acmeAdmin", 1001, "POST", "/api/v1/CreditLogs/MakeCreditTransfer", { fromClientId: 1004, toClientId: 1003, amount: b + 1 });
     expect(over.status).toBe(409);
     expect(over.body.message).toContain("overdraft limit 0.00");
-    expect((await call(app, "acmeAdmin", 1003, "POST", "/api/v1/CreditLogs/MakeCreditTransfer", { fromClientId: 1003, toClientId: 1004, amount: 1 })).status, "Team A's scope does not hold Team B").toBe(404);
+    expect(
+      (await call(app, "acmeAdmin", 1003, "POST", "/api/v1/CreditLogs/MakeCreditTransfer", { fromClientId: 1003, toClientId: 1004, amount: 1 })).status,
+      "Team A's scope does not hold Team B",
+    ).toBe(404);
     expect((await call(app, "acmeAdmin", 1001, "POST", "/api/v1/CreditLogs/MakeCreditTransfer", { fromClientId: 1003, toClientId: 2001, amount: 1 })).status, "Globex is not Acme's").toBe(404);
     expect((await call(app, "staff", null, "POST", "/api/v1/CreditLogs/MakeCreditTransfer", { fromClientId: 1003, toClientId: 2001, amount: 1 })).status, "not even for staff").toBe(409);
     expect((await call(app, "acmeUser", 1003, "POST", "/api/v1/CreditLogs/MakeCreditTransfer", { fromClientId: 1003, toClientId: 1004, amount: 1 })).status).toBe(403);
@@ -357,10 +379,16 @@ describe("no interleaving can overdraw", () => {
       from credit_logs where client_id = 1005 and type = 30 group by project_id`;
     const succeeded = ok.map((r) => r.body.projectId as number).sort();
     expect(charges.map((c) => c.projectId).sort(), "a charge for every success, none for a refusal").toEqual(succeeded);
-    expect(charges.every((c) => c.n === 1 && c.sum === -100), "no charge lost or duplicated").toBe(true);
+    expect(
+      charges.every((c) => c.n === 1 && c.sum === -100),
+      "no charge lost or duplicated",
+    ).toBe(true);
     const statuses = await tdb.db<{ s: number; n: number }[]>`
       select status_code as s, count(*)::int as n from projects where id = any(${ids}::int[]) group by status_code order by s`;
-    expect([...statuses]).toEqual([{ s: 0, n: 13 }, { s: 100, n: 7 }]);
+    expect([...statuses]).toEqual([
+      { s: 0, n: 13 },
+      { s: 100, n: 7 },
+    ]);
   }, 30_000);
 
   test("transfers and Submits racing for one balance never take it below the limit", async () => {
@@ -370,13 +398,14 @@ describe("no interleaving can overdraw", () => {
     for (let i = 0; i < 8; i++) ids.push(await makeDraft({ clientId: 1005, regions: [[1, 100]] }));
     const calls = [
       ...ids.map((id) => request(wide, "acmeAdmin", 1005, "POST", `/api/v1/Projects(${id})/Submit`)),
-      ...Array.from({ length: 8 }, () =>
-        request(wide, "acmeAdmin", 1001, "POST", "/api/v1/CreditLogs/MakeCreditTransfer", { body: { fromClientId: 1005, toClientId: 1004, amount: 100 } }),
-      ),
+      ...Array.from({ length: 8 }, () => request(wide, "acmeAdmin", 1001, "POST", "/api/v1/CreditLogs/MakeCreditTransfer", { body: { fromClientId: 1005, toClientId: 1004, amount: 100 } })),
     ];
     const results = await Promise.all(calls);
     const ok = results.filter((r) => r.status === 200).length;
-    expect(results.every((r) => r.status === 200 || r.status === 409), JSON.stringify(results.map((r) => r.status))).toBe(true);
+    expect(
+      results.every((r) => r.status === 200 || r.status === 409),
+      JSON.stringify(results.map((r) => r.status)),
+    ).toBe(true);
     expect(ok, "4 of 100 fit in 450").toBe(4);
     expect(await balanceOf(1005)).toBe(start - 400);
   }, 30_000);

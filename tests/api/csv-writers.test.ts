@@ -27,7 +27,7 @@ const CASES: [string, string][] = [
   ["ends with a line break\n", '"ends with a line break\n"'],
   ["\nstarts with one", '"\nstarts with one"'],
   // CR first is also the formula guard's: ' goes first, then the field is quoted.
-  ["\rCR first", "\"'\rCR first\""],
+  ["\rCR first", '"\'\rCR first"'],
   ['a "quote"\nand a line', '"a ""quote""\nand a line"'],
   ["a, comma", '"a, comma"'],
 ];

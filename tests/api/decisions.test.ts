@@ -235,7 +235,10 @@ describe("decision records (docs/decisions/)", () => {
           problems.push(`${later.file}: does not say "${r.kind === "Superseded" ? "Supersedes" : "Amends"}: [${r.number}](${r.file})"`);
         }
       }
-      for (const [list, kind] of [[r.supersedes, "Superseded"], [r.amends, "Amended"]] as const) {
+      for (const [list, kind] of [
+        [r.supersedes, "Superseded"],
+        [r.amends, "Amended"],
+      ] as const) {
         for (const x of list) {
           const earlier = byNumber.get(x.number);
           if (!earlier || earlier.kind !== kind || !earlier.by.some((b) => b.number === r.number)) {
@@ -284,9 +287,9 @@ describe("the citation reader", () => {
     // Written by hand from the forms found in the repository (grep decisions.md).
     expect(citationsIn('see docs/decisions.md "Fielding".')).toEqual(["Fielding"]);
     expect(citationsIn('docs/decisions.md ("Project lifecycle", "Demo projects")')).toEqual(["Project lifecycle", "Demo projects"]);
-    expect(citationsIn("(docs/decisions.md, \"One user's share: 8 of 16\").")).toEqual(["One user's share: 8 of 16"]);
+    expect(citationsIn('(docs/decisions.md, "One user\'s share: 8 of 16").')).toEqual(["One user's share: 8 of 16"]);
     expect(citationsIn('// as docs/decisions.md "Quotas that can\n * be met" says')).toEqual(["Quotas that can be met"]);
-    expect(citationsIn("-- (docs/decisions.md\n-- \"Samplify\"): the run")).toEqual(["Samplify"]);
+    expect(citationsIn('-- (docs/decisions.md\n-- "Samplify"): the run')).toEqual(["Samplify"]);
     expect(citationsIn("docs/decisions.md sections 'Project lifecycle' (approval")).toEqual(["Project lifecycle"]);
     expect(citationsIn('"reason (docs/decisions.md \\"Respondent quality\\")."')).toEqual(["Respondent quality"]);
     expect(citationsIn("(docs/decisions.md, LIMITS in auth.service.ts)")).toEqual([]);

@@ -63,8 +63,7 @@ async function smtpServer(): Promise<{ port: number; received: Received[]; close
         } else if (verb === "DATA") {
           inData = true;
           sock.write("354 go ahead\r\n");
-        }
-        else if (verb === "QUIT") sock.end("221 bye\r\n");
+        } else if (verb === "QUIT") sock.end("221 bye\r\n");
         else sock.write("250 ok\r\n");
       }
     });
@@ -182,10 +181,10 @@ describe("the dev mailbox", () => {
     await m.send(passwordReset({ to: "BOX@acme.test", url: "http://ideally.test/auth/reset-password?token=second", token: "second", expiresMinutes: 60 }));
     const res = await call(app, "ops", null, "GET", "/api/v1/DevMailbox?to=box@acme.test");
     expect(res.status).toBe(200);
-    expect(res.body.value.map((e: { links: string[] }) => e.links[0]), "newest first, case-insensitive recipient").toEqual([
-      "http://ideally.test/auth/reset-password?token=second",
-      "http://ideally.test/auth/reset-password?token=first",
-    ]);
+    expect(
+      res.body.value.map((e: { links: string[] }) => e.links[0]),
+      "newest first, case-insensitive recipient",
+    ).toEqual(["http://ideally.test/auth/reset-password?token=second", "http://ideally.test/auth/reset-password?token=first"]);
     const one = res.body.value[0];
     expect(Object.keys(one).sort()).toEqual(["createdAt", "error", "html", "id", "links", "sentAt", "subject", "template", "text", "to"]);
     const top = await call(app, "staff", 1003, "GET", "/api/v1/DevMailbox?top=1");

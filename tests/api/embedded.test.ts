@@ -24,7 +24,6 @@ function tempDir(): string {
   return dir;
 }
 
-
 async function boot(dir: string, port: number): Promise<EmbeddedDb> {
   const e = await startEmbedded(dir, port, () => {});
   running.push(e);

@@ -79,7 +79,10 @@ describe("reads", () => {
     const globex = { userId: 9006, clientId: 2001, descendants: false };
     const rows = await withTenant(tdb.db, globex, (tx) => tx<{ id: number; client_id: number }[]>`select id, client_id from projects`);
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => r.client_id === 2001 || r.id === 1001), "RLS shows Globex only its rows (and the project shared with it)").toBe(true);
+    expect(
+      rows.every((r) => r.client_id === 2001 || r.id === 1001),
+      "RLS shows Globex only its rows (and the project shared with it)",
+    ).toBe(true);
     const acmeRows = await withTenant(tdb.db, globex, (tx) => tx<{ n: number }[]>`select count(*)::int as n from test_options where client_id = 1003 and project_id <> 1001`);
     expect(acmeRows[0]!.n, "Acme's rows are invisible to Globex").toBe(0);
     await expect(

@@ -123,8 +123,10 @@ async function ideaDraft(): Promise<number> {
 
 describe("Projects price sensitivity and market reach set-up", () => {
   const priceRows = async (id: number) =>
-    (await tdb.db<{ n: number; min: number | null; max: number | null }[]>`
-      select count(*)::int as n, min(min_price)::float8 as min, max(max_price)::float8 as max from project_price_sensitivities where project_id = ${id}`)[0]!;
+    (
+      await tdb.db<{ n: number; min: number | null; max: number | null }[]>`
+      select count(*)::int as n, min(min_price)::float8 as min, max(max_price)::float8 as max from project_price_sensitivities where project_id = ${id}`
+    )[0]!;
 
   test("CreatePriceSensitivities twice: 409 naming the project and the call to use; the set-up unchanged", async () => {
     const id = await ideaDraft();
@@ -156,8 +158,7 @@ describe("Projects price sensitivity and market reach set-up", () => {
   });
 
   test("CreateMarketReach twice: 409 naming the call to use; UpdateMarketReach with none: 404; a Viewer 403; another team 404", async () => {
-    const reach = async (id: number) =>
-      tdb.db<{ depth: number; size: number }[]>`select reach_depth as depth, max_combination_size as size from project_market_reach where project_id = ${id}`;
+    const reach = async (id: number) => tdb.db<{ depth: number; size: number }[]>`select reach_depth as depth, max_combination_size as size from project_market_reach where project_id = ${id}`;
     const id = await ideaDraft();
     const none = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/UpdateMarketReach`, { maxCombinationSize: 2 });
     expect(none.status).toBe(404);
@@ -224,7 +225,12 @@ describe("ProjectGroups without a version or projects; BulkUpdate across groups"
     const after = await tdb.db<{ id: number; name: string }[]>`select id, name from project_group_segments where id = any(${segs.map((s) => s.id)}::int[]) order by id`;
     expect([...after]).toEqual(segs);
     expect((await call(app, "acmeAdmin", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", { segments: [{ id: segs[0]!.id, name: "x" }] })).status).toBe(403);
-    const missing = await call(app, "staff", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", { segments: [{ id: segs[0]!.id, name: "x" }, { id: 999999, name: "y" }] });
+    const missing = await call(app, "staff", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", {
+      segments: [
+        { id: segs[0]!.id, name: "x" },
+        { id: 999999, name: "y" },
+      ],
+    });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe("No project group segment 999999");
     expect((await tdb.db`select 1 from project_group_segments where name in ('x', 'Renamed')`).length).toBe(0);
@@ -241,8 +247,7 @@ describe("ProjectSchedules SyncNpdDates: NPD week rules", () => {
     return p!.id;
   }
   const weeks = async (id: number) => (await tdb.db<{ n: number }[]>`select count(*)::int as n from project_weeks where project_id = ${id}`)[0]!.n;
-  const sync = (who: "acmeUser" | "acmeViewer" | "globexAdmin", clientId: number, projectId: number) =>
-    call(app, who, clientId, "POST", "/api/v1/ProjectSchedules/SyncNpdDates", { projectId });
+  const sync = (who: "acmeUser" | "acmeViewer" | "globexAdmin", clientId: number, projectId: number) => call(app, who, clientId, "POST", "/api/v1/ProjectSchedules/SyncNpdDates", { projectId });
 
   test("not an NPD project: 409, no weeks", async () => {
     const id = await project(1, 100, "2026-01-05");
@@ -284,10 +289,12 @@ describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fieldin
   let projectId: number;
   let runId: number;
   const run = async (id: number) =>
-    (await tdb.db<{ status: number; fieldEnd: string | null; sessions: number }[]>`
+    (
+      await tdb.db<{ status: number; fieldEnd: string | null; sessions: number }[]>`
       select survey_status_id as status, field_end_at::text as "fieldEnd",
              (select count(*)::int from survey_sessions s where s.survey_run_id = r.id) as sessions
-      from survey_runs r where id = ${id}`)[0]!;
+      from survey_runs r where id = ${id}`
+    )[0]!;
   const projectStatus = async (id: number) => (await tdb.db<{ s: number }[]>`select status_code as s from projects where id = ${id}`)[0]!.s;
   const act = (action: string, id: number, body?: unknown, who: "staff" | "acmeAdmin" = "staff") => call(app, who, null, "POST", `/api/v1/SurveyRuns(${id})/${action}`, body);
   const future = () => new Date(Date.now() + 7 * 86400_000).toISOString();
@@ -405,7 +412,12 @@ describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fieldin
       insert into survey_runs (client_id, region_id, survey_status_id, schedule_date, target_completes) values (${T}, 1, 0, current_date, 20) returning id`;
     const id = bare!.id;
     const message = `Survey run ${id} has no survey yet: create it with CreateDecipherSurveys`;
-    for (const [action, body] of [["LaunchSurvey", undefined], ["SyncDecipherSurvey", undefined], ["BackwardsSync", undefined], ["RemoveUuidsFromSurvey", { uuids: ["x"] }]] as const) {
+    for (const [action, body] of [
+      ["LaunchSurvey", undefined],
+      ["SyncDecipherSurvey", undefined],
+      ["BackwardsSync", undefined],
+      ["RemoveUuidsFromSurvey", { uuids: ["x"] }],
+    ] as const) {
       const r = await act(action, id, body);
       expect(r.status, action).toBe(409);
       expect(r.body.message, action).toBe(message);
@@ -430,7 +442,10 @@ describe("CommandRunner: a command already queued", () => {
     const ctx = { principal: PRINCIPALS.ops!, clientId: null, descendants: false };
     const audit = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from data_events_log where entity_type = 'Command' and event = 'CommandRequested'`)[0]!.n;
     const before = await audit();
-    const err = await recordRequest(tdb.db, ctx, "TestNextSchedule", {}, async () => null).then(() => null, (e: unknown) => e);
+    const err = await recordRequest(tdb.db, ctx, "TestNextSchedule", {}, async () => null).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ status: 409, message: "TestNextSchedule is already queued" });
     expect(await audit()).toBe(before);
   });
@@ -439,9 +454,11 @@ describe("CommandRunner: a command already queued", () => {
 describe("invite conflicts (POST Users, ResendInvite, AcceptShare)", () => {
   const tokens = async (userId: number) => (await tdb.db<{ n: number }[]>`select count(*)::int as n from account_tokens where user_id = ${userId}`)[0]!.n;
   const shareLink = async (expiresAt: string) =>
-    (await tdb.db<{ identifier: string }[]>`
+    (
+      await tdb.db<{ identifier: string }[]>`
       insert into link_invites (client_id, invite_type, project_id, invited_by_user_id, expires_at)
-      values (2001, 'ProjectShare', 2002, 9006, ${expiresAt}::timestamptz) returning identifier::text`)[0]!.identifier;
+      values (2001, 'ProjectShare', 2002, 9006, ${expiresAt}::timestamptz) returning identifier::text`
+    )[0]!.identifier;
 
   test("inviting a disabled account: 409 saying who can enable it; no pending membership, no invite record", async () => {
     await tdb.db`update users set disabled_at = now() where id = 9006`;
@@ -650,15 +667,20 @@ describe("results: the filters, id lists, verbatim pages and the action standard
   test("PUT ActionStandard: a measure the project does not ask 400 naming those it does; a reader of a share 403; the standard unchanged", async () => {
     const stored = async () => (await tdb.db<{ s: unknown }[]>`select action_standard as s from projects where id = ${P}`)[0]!.s;
     const before = await stored();
-    const asked = (await tdb.db<{ id: number }[]>`
+    const asked = (
+      await tdb.db<{ id: number }[]>`
       select distinct pq.standard_question_id as id from project_questions pq join questions q on q.id = pq.question_id
       where pq.project_id = ${P} and pq.deleted_at is null and pq.standard_question_id is not null and q.question_type_id in (1, 4)
-      order by 1`).map((r) => r.id);
+      order by 1`
+    ).map((r) => r.id);
     const r = await call(app, "acmeUser", T, "PUT", `/api/v1/Projects(${P})/ActionStandard`, { standardQuestionId: 22, against: "others" });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/^standardQuestionId: the project asks no scaled standard question 22 \(it asks [\d, ]+\)$/);
     const listed = /\(it asks (.*)\)$/.exec(r.body.message)![1]!.split(", ").map(Number);
-    expect(listed.every((id) => asked.includes(id)), `${listed} are questions the project asks (${asked})`).toBe(true);
+    expect(
+      listed.every((id) => asked.includes(id)),
+      `${listed} are questions the project asks (${asked})`,
+    ).toBe(true);
     // Globex's Admin reads the project through a share (fixtures), under Globex's client header.
     const shared = await call(app, "globexAdmin", 2001, "PUT", `/api/v1/Projects(${P})/ActionStandard`, { standardQuestionId: listed[0], against: "others" });
     expect(shared.status).toBe(403);

@@ -147,7 +147,10 @@ describe("exports beyond the bound are queued", () => {
       // The same tenant's other user (the tenant at 2 of 4) and another tenant: answered in the request.
       const user = get("acmeUser", csv);
       const globex = get("globexAdmin", "/api/v1/Projects(2001)/ExportCsv");
-      expect(await until(async () => turns(1003).waiting >= 2 && turns(2001).building === 1 && (await waitingOnLock()) === 2, 20_000), "the other user's export waits for its tenant's turn; the other tenant's builds").toBe(true);
+      expect(
+        await until(async () => turns(1003).waiting >= 2 && turns(2001).building === 1 && (await waitingOnLock()) === 2, 20_000),
+        "the other user's export waits for its tenant's turn; the other tenant's builds",
+      ).toBe(true);
       return { held, third, user, globex };
     });
     expect(third.status).toBe(202);
@@ -219,7 +222,10 @@ describe("exports beyond the bound are queued", () => {
     expect(dl.status).toBe(200);
     expect(dl.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
     const job = await JSZip.loadAsync(await dl.arrayBuffer());
-    const partsOf = (z: JSZip) => Object.keys(z.files).filter((f) => !z.files[f]!.dir && f !== "docProps/core.xml").sort();
+    const partsOf = (z: JSZip) =>
+      Object.keys(z.files)
+        .filter((f) => !z.files[f]!.dir && f !== "docProps/core.xml")
+        .sort();
     const parts = partsOf(sync);
     expect(partsOf(job)).toEqual(parts);
     expect(parts).toContain("xl/worksheets/sheet2.xml");
@@ -264,9 +270,7 @@ describe("exports beyond the bound are queued", () => {
     expect(queued.map((r) => r.status)).toEqual(Array.from({ length: QUEUED_EXPORTS_PER_USER }, () => 202));
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("10");
-    expect(((await refused.json()) as { message: string }).message).toBe(
-      `This account already has ${QUEUED_EXPORTS_PER_USER} exports queued; retry when one of them is done`,
-    );
+    expect(((await refused.json()) as { message: string }).message).toBe(`This account already has ${QUEUED_EXPORTS_PER_USER} exports queued; retry when one of them is done`);
     expect(pendingAtRefusal, "nothing more was queued").toBe(QUEUED_EXPORTS_PER_USER);
     for (const a of await Promise.all(held)) expect(a.status).toBe(200);
     expect(await until(async () => (await pending()) === 0, 120_000), "the queued ones all run").toBe(true);

@@ -44,9 +44,7 @@ async function parts(xlsx: Uint8Array): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(zip.files).sort()) {
     if (zip.files[name]!.dir) continue;
-    out[name] = (await zip.files[name]!.async("string"))
-      .replace(/<dcterms:(created|modified)[^>]*>[^<]*<\/dcterms:\1>/g, "<dcterms:$1/>")
-      .replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, "(exported)");
+    out[name] = (await zip.files[name]!.async("string")).replace(/<dcterms:(created|modified)[^>]*>[^<]*<\/dcterms:\1>/g, "<dcterms:$1/>").replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, "(exported)");
   }
   return out;
 }

@@ -72,7 +72,10 @@ beforeAll(async () => {
   queue = await startQueue(tdb.url, () => {});
   await registerWorkers(queue, tdb.db, [powerPointJob], { log: () => {} });
   ({ app } = await realApp(tdb.db, { extra: { queue } }));
-  for (const [email, client] of [["user@acme.test", "Acme Team A"], ["admin@globex.test", "Globex"]] as const) {
+  for (const [email, client] of [
+    ["user@acme.test", "Acme Team A"],
+    ["admin@globex.test", "Globex"],
+  ] as const) {
     const [c] = await tdb.db<{ id: number }[]>`select id from clients where name = ${client}`;
     tokens.set(c!.id, (await login(app, email, DEMO_PASSWORD)).token);
   }

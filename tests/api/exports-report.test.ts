@@ -91,7 +91,14 @@ const headers = () => ({ authorization: `Bearer ${token}`, clientId: String(team
 const filters = () => ({ regionIds: [nz.id] });
 const enc = (x: unknown) => encodeURIComponent(JSON.stringify(x));
 
-type Result = { testOptionId: number | null; n: number; top2: number; ci: [number, number]; smallBase: boolean; vsBenchmark: { top2Percentage: number; diff: number; significant: boolean; indicative: boolean } | null };
+type Result = {
+  testOptionId: number | null;
+  n: number;
+  top2: number;
+  ci: [number, number];
+  smallBase: boolean;
+  vsBenchmark: { top2Percentage: number; diff: number; significant: boolean; indicative: boolean } | null;
+};
 type Qual = { measures: { standardQuestionId: number; title: string; results: Result[] }[] };
 
 /** The API's words for a result against the benchmark, as a reader would say them. */
@@ -102,7 +109,15 @@ function expectedWords(r: Result): string {
 }
 
 /** XML text nodes: <tag>text</tag> contents, entities decoded. */
-const texts = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, "g"))].map((m) => m[1]!.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&"));
+const texts = (xml: string, tag: string) =>
+  [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, "g"))].map((m) =>
+    m[1]!
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, "&"),
+  );
 
 /** A chart part's series: name, categories and values (c:ser of any chart type), and custom error bars. */
 function seriesOf(xml: string) {
@@ -137,7 +152,9 @@ async function deck(body: Record<string, unknown> = { filters: filters(), benchm
 
 test("the deck holds, slide by slide, the figures the API answers for the same market and benchmark", async () => {
   const zip = await deck();
-  const slideFiles = Object.keys(zip.files).filter((f) => /^ppt\/slides\/slide\d+\.xml$/.test(f)).sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
+  const slideFiles = Object.keys(zip.files)
+    .filter((f) => /^ppt\/slides\/slide\d+\.xml$/.test(f))
+    .sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
   const runs = await Promise.all(slideFiles.map(async (f) => texts(await zip.file(f)!.async("string"), "a:t")));
   const slides = runs.map((r) => r.join(" "));
   const chartFiles = Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f));
@@ -155,7 +172,9 @@ test("the deck holds, slide by slide, the figures the API answers for the same m
   expect(method).toContain(`Filters Markets: ${nz.name}`);
   // Each measure's norm as QualResults tested against it (issue 37: never an average over measures).
   const viewQual: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
-  expect(method).toContain(`Benchmark ${bench.description}, each measure's norm (top-2-box): ${viewQual.measures.map((m) => `${m.title} ${m.results[0]!.vsBenchmark!.top2Percentage.toFixed(1)}%`).join(", ")}`);
+  expect(method).toContain(
+    `Benchmark ${bench.description}, each measure's norm (top-2-box): ${viewQual.measures.map((m) => `${m.title} ${m.results[0]!.vsBenchmark!.top2Percentage.toFixed(1)}%`).join(", ")}`,
+  );
   expect(method).toMatch(/Weighting Respondents weighted/);
   expect(method).toMatch(/Significance .*Benjamini-Hochberg/);
   expect(slides.join(" "), "the benchmark is named, never a type number").not.toMatch(/benchmark type \d/i);
@@ -201,9 +220,14 @@ test("the deck holds, slide by slide, the figures the API answers for the same m
   expect(questions.length).toBeGreaterThan(0);
   for (const pq of questions) {
     const qr = (await get(`/api/v1/Responses/QualResults?projectId=${projectId}&projectQuestionId=${pq.id}&filters=${enc(filters())}`)).question;
-    expect(slides.some((s) => s.startsWith(qr.questionTitle || qr.questionText)), `a slide for ${qr.questionText}`).toBe(true);
+    expect(
+      slides.some((s) => s.startsWith(qr.questionTitle || qr.questionText)),
+      `a slide for ${qr.questionText}`,
+    ).toBe(true);
     for (const r of qr.results) {
-      const shares = Object.fromEntries(qr.options.map((o: { id: number; text: string }) => [o.text, +((r.options.find((x: { questionOptionId: number }) => x.questionOptionId === o.id)?.share ?? 0) * 100).toFixed(1)]));
+      const shares = Object.fromEntries(
+        qr.options.map((o: { id: number; text: string }) => [o.text, +((r.options.find((x: { questionOptionId: number }) => x.questionOptionId === o.id)?.share ?? 0) * 100).toFixed(1)]),
+      );
       const s = charts.find((c) => c.labels.length === qr.options.length && c.labels.every((l, i) => shares[l] === c.values[i]));
       expect(s, `${qr.questionText}: the shares of test option ${r.testOptionId}`).toBeDefined();
     }
@@ -244,10 +268,16 @@ test("the deck holds, slide by slide, the figures the API answers for the same m
   // The concept image, byte for byte, and the AI summary.
   const media = Object.keys(zip.files).filter((f) => f.startsWith("ppt/media/") && !zip.files[f]!.dir);
   const images = await Promise.all(media.map((f) => zip.file(f)!.async("uint8array")));
-  expect(images.some((b) => Buffer.from(b).equals(Buffer.from(png))), "the uploaded concept image").toBe(true);
+  expect(
+    images.some((b) => Buffer.from(b).equals(Buffer.from(png))),
+    "the uploaded concept image",
+  ).toBe(true);
   expect(slides.find((s) => s.startsWith("The concepts"))).toContain(conceptWithImage);
   // No AI summary was written for this view: the method slide says so, and no summary slide stands in for another view's.
-  expect(slides.some((s) => s.startsWith("AI summary")), "no AI summary of another view").toBe(false);
+  expect(
+    slides.some((s) => s.startsWith("AI summary")),
+    "no AI summary of another view",
+  ).toBe(false);
   expect(method).toContain("AI summary No AI summary has been written for this view");
 }, 120_000);
 
@@ -292,7 +322,10 @@ test("the workbook: a cover naming market, filters, dates and benchmark; numeric
   const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
   const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
   expect(field("Verdict")).toBe(card.headline);
-  for (const row of card.rows) expect(field(`Verdict: ${concepts.find((o) => o.id === row.testOptionId)!.conceptText}`)).toBe(`${DECISION[row.verdict]}${row.firm ? "" : " (not a tested verdict)"}, rank ${row.rank}: ${row.reason}`);
+  for (const row of card.rows)
+    expect(field(`Verdict: ${concepts.find((o) => o.id === row.testOptionId)!.conceptText}`)).toBe(
+      `${DECISION[row.verdict]}${row.firm ? "" : " (not a tested verdict)"}, rank ${row.rank}: ${row.reason}`,
+    );
 
   // Summary: numbers with number formats (the delta in points, not text), the benchmark by name.
   const qual: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
@@ -356,7 +389,9 @@ test("the workbook: a cover naming market, filters, dates and benchmark; numeric
 
 /** A deck's slides (text runs, and joined) and its chart series. */
 async function readDeck(zip: JSZip) {
-  const slideFiles = Object.keys(zip.files).filter((f) => /^ppt\/slides\/slide\d+\.xml$/.test(f)).sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
+  const slideFiles = Object.keys(zip.files)
+    .filter((f) => /^ppt\/slides\/slide\d+\.xml$/.test(f))
+    .sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
   const runs = await Promise.all(slideFiles.map(async (f) => texts(await zip.file(f)!.async("string"), "a:t")));
   const chartFiles = Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f));
   const charts = (await Promise.all(chartFiles.map(async (f) => seriesOf(await zip.file(f)!.async("string"))))).flat();
@@ -418,12 +453,19 @@ test("All markets with a filter: the deck's figures are QualResults' all-markets
   const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(allMarkets())}&benchmarkTypeId=${BENCHMARK}${viewQuery()}`);
   const verdict = slides.find((s) => s.startsWith("The verdict"))!;
   const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
-  for (const row of card.rows) expect(verdict).toContain(`${row.rank} ${concepts.find((o) => o.id === row.testOptionId)!.conceptText} ${DECISION[row.verdict]!.toUpperCase()}${row.firm ? "" : " (not tested)"} ${(row.top2 * 100).toFixed(1)}%`);
+  for (const row of card.rows)
+    expect(verdict).toContain(
+      `${row.rank} ${concepts.find((o) => o.id === row.testOptionId)!.conceptText} ${DECISION[row.verdict]!.toUpperCase()}${row.firm ? "" : " (not tested)"} ${(row.top2 * 100).toFixed(1)}%`,
+    );
 }, 120_000);
 
 test("a deck's options are checked: an unknown total or adjustment, or a confidence not offered, is a 400", async () => {
   for (const bad of [{ total: "regions" }, { adjust: "holm" }, { confidence: 80 }]) {
-    const res = await app.request(`/api/v1/Projects(${projectId})/PowerPointExport`, { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: JSON.stringify({ filters: filters(), ...bad }) });
+    const res = await app.request(`/api/v1/Projects(${projectId})/PowerPointExport`, {
+      method: "POST",
+      headers: { ...headers(), "content-type": "application/json" },
+      body: JSON.stringify({ filters: filters(), ...bad }),
+    });
     expect(res.status, JSON.stringify(bad)).toBe(400);
   }
 });
@@ -469,14 +511,22 @@ test("All markets with a filter: the workbook's Summary is QualResults' all-mark
   for (const x of qual.allMarkets.shares) expect(total).toContain(`${marketName(x.regionId)} ${(x.share * 100).toFixed(1)}%`);
   const notes: string[] = [];
   ws.eachRow((r) => void (r.getCell(1).value === "Note" && notes.push(String(r.getCell(2).value))));
-  expect(notes.some((n) => n.includes("all-markets total") && n.includes("Bonferroni")), "the Summary's note names the total and the adjustment").toBe(true);
+  expect(
+    notes.some((n) => n.includes("all-markets total") && n.includes("Bonferroni")),
+    "the Summary's note names the total and the adjustment",
+  ).toBe(true);
   // The cross-tabs at the same confidence and adjustment.
   const xt: string[] = [];
   wb.getWorksheet("Cross-tabs")!.eachRow((r) => void (typeof r.getCell(1).value === "string" && xt.push(String(r.getCell(1).value))));
-  expect(xt.filter((n) => n.startsWith("Letters:")).every((n) => n.includes("at 90% (Bonferroni adjustment")), "the cross-tabs' letters at 90%, Bonferroni").toBe(true);
+  expect(
+    xt.filter((n) => n.startsWith("Letters:")).every((n) => n.includes("at 90% (Bonferroni adjustment")),
+    "the cross-tabs' letters at 90%, Bonferroni",
+  ).toBe(true);
   // Demographics: an answer of one market's own (two markets' "European") says its market, as the rows' region ids have it.
   const demo = await get(`/api/v1/Responses/DemographicsResults?projectId=${projectId}&filters=${enc(allMarkets())}`);
-  const own = new Map((await tdb.db<{ id: number; region: number | null }[]>`select id, region_id as region from system_question_option where system_question_id in (41, 46)`).map((o) => [o.id, o.region]));
+  const own = new Map(
+    (await tdb.db<{ id: number; region: number | null }[]>`select id, region_id as region from system_question_option where system_question_id in (41, 46)`).map((o) => [o.id, o.region]),
+  );
   const shown: string[] = [];
   wb.getWorksheet("Demographics")!.eachRow((r) => void shown.push(`${r.getCell(1).value}|${r.getCell(2).value}`));
   let mixed = 0;
@@ -521,7 +571,8 @@ test("All markets with a filter: the questions, demographics and cross-tabs of t
           expect(row.getCell(2 + i * 2).value, `${qr.questionText}: ${o.text}`).toBe(r.options.find((y) => y.questionOptionId === o.id)!.share);
         });
       });
-      for (const [i, r] of qr.results.entries()) if (Math.abs(r.options.find((y) => y.questionOptionId === o.id)!.share - sample.results[i]!.options.find((y) => y.questionOptionId === o.id)!.share) > 1e-6) differs++;
+      for (const [i, r] of qr.results.entries())
+        if (Math.abs(r.options.find((y) => y.questionOptionId === o.id)!.share - sample.results[i]!.options.find((y) => y.questionOptionId === o.id)!.share) > 1e-6) differs++;
     }
     const labels = [...qr.options].reverse().map((o) => o.text);
     for (const r of qr.results) {
@@ -573,7 +624,15 @@ test("the deck's themes are ThemeResults' for the filters, and each quote an ans
     type T = { id: number; name: string; sentiment: string | null; count: number; share: number };
     const want: T[] = tr.themes.filter((t: T) => t.count > 0).slice(0, 6);
     if (!want.length) continue;
-    const chart = charts.find((s) => s.name === "Share of answers %" && s.labels.join("|") === [...want].reverse().map((t) => cut(t.name, 40)).join("|"));
+    const chart = charts.find(
+      (s) =>
+        s.name === "Share of answers %" &&
+        s.labels.join("|") ===
+          [...want]
+            .reverse()
+            .map((t) => cut(t.name, 40))
+            .join("|"),
+    );
     expect(chart?.values, `question ${o.id}: ThemeResults' themes, in its order, with its shares`).toEqual([...want].reverse().map((t) => +(t.share * 100).toFixed(1)));
     const slide = runs.find((r) => r[0]?.startsWith("What people said") && r.some((x) => x === `Themes of ${tr.answers} open answers from the filtered respondents, with quotes`));
     expect(slide, `question ${o.id}: a slide with ThemeResults' ${tr.answers} answers`).toBeDefined();
@@ -594,7 +653,10 @@ test("the deck's themes are ThemeResults' for the filters, and each quote an ans
         if (v.value.length < 200) break;
       }
       const text = m[1]!;
-      expect(listed.some((x) => x === text || (text.endsWith("…") && x.startsWith(text.slice(0, -1)))), `“${text}” is an answer of ${theme!.name} under the filters`).toBe(true);
+      expect(
+        listed.some((x) => x === text || (text.endsWith("…") && x.startsWith(text.slice(0, -1)))),
+        `“${text}” is an answer of ${theme!.name} under the filters`,
+      ).toBe(true);
       quoted++;
     }
   }
@@ -606,7 +668,10 @@ test("the CSV names every column once (the market and the Region question apart)
   expect(res.status).toBe(200);
   const header = (await res.text()).split("\r\n")[0]!.split(",");
   expect(header.length).toBeGreaterThan(10);
-  expect(header.filter((h, i) => header.indexOf(h) !== i), "repeated column names").toEqual([]);
+  expect(
+    header.filter((h, i) => header.indexOf(h) !== i),
+    "repeated column names",
+  ).toEqual([]);
   expect(header).toContain("Market");
   expect(header).toContain("Region");
 });

@@ -132,7 +132,11 @@ describe("the real server (findings 11 and 14)", () => {
   }, 30_000);
 
   test("signed file and websocket URLs come from the configured URL, never the request's Host header", async () => {
-    const login = await fetch(`${server.base}/auth/Login/PasswordLogin`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "user@acme.test", password: "Password123!" }) });
+    const login = await fetch(`${server.base}/auth/Login/PasswordLogin`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "user@acme.test", password: "Password123!" }),
+    });
     expect(login.status).toBe(200);
     const token = ((await login.json()) as { accessToken: string }).accessToken;
     const port = new URL(server.base).port;

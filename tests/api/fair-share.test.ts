@@ -94,7 +94,10 @@ describe("the gate", () => {
     expect([c1.got, c2.got, c3.got], "one costly request per tenant").toEqual([true, false, false]);
     const cheap = [ask(gate, 1, A), ask(gate, 2, A), ask(gate, 3, A)];
     await flush();
-    expect(cheap.map((r) => r.got), "cheap calls pass the costly ones waiting").toEqual([true, true, true]);
+    expect(
+      cheap.map((r) => r.got),
+      "cheap calls pass the costly ones waiting",
+    ).toEqual([true, true, true]);
     expect(gate.tenantHolding(A), "the waiting costly requests hold nothing").toEqual({ all: 4, costly: 1 });
     const bCostly = ask(gate, 9, B, true);
     const cCostly = ask(gate, 8, C, true);

@@ -45,7 +45,10 @@ test("websocket clients of a killed API process reconnect to another and miss no
   a.proc.kill("SIGKILL");
   await a.proc.exited;
   const codes = await Promise.all(closed);
-  expect(codes.every((c) => c !== 1000), `the sockets dropped without a clean close: ${codes}`).toBe(true);
+  expect(
+    codes.every((c) => c !== 1000),
+    `the sockets dropped without a clean close: ${codes}`,
+  ).toBe(true);
 
   // Raised while the clients have no socket: no live event can reach them.
   const p2 = await submitNewProject(b.base, uma, T, "While disconnected");
@@ -65,7 +68,10 @@ test("websocket clients of a killed API process reconnect to another and miss no
 
   const stored = await tdb.db<{ id: number; project_id: number }[]>`
     select id, project_id from notifications where user_id = 9003 and id > ${(baseline.body.value as Note[])[0]?.id ?? 0} order by id`;
-  expect(stored.map((n) => n.project_id), "one notification per submitted project").toEqual([p1, p2, p3]);
+  expect(
+    stored.map((n) => n.project_id),
+    "one notification per submitted project",
+  ).toEqual([p1, p2, p3]);
   const missed = stored.filter((n) => !live.has(n.id) && !caughtUp.has(n.id));
   expect(missed, "every stored notification reached the client, live or by catch-up").toEqual([]);
   expect(caughtUp.has(stored[1]!.id), "the one raised while disconnected came by catch-up").toBe(true);

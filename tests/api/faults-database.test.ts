@@ -87,7 +87,10 @@ test("the database stopped mid-load: 503 with Retry-After, nothing half-written,
   expect(odd, "only 200, 201 and 503 (0: no answer within the client's timeout)").toEqual([]);
   const unavailable = outcomes.filter((o) => o.status === 503);
   expect(unavailable.length, "requests while the database was down answered 503").toBeGreaterThan(0);
-  expect(unavailable.every((o) => o.retryAfter === "2"), "every 503 carries Retry-After").toBe(true);
+  expect(
+    unavailable.every((o) => o.retryAfter === "2"),
+    "every 503 carries Retry-After",
+  ).toBe(true);
   expect(outcomes.filter((o) => o.at < stoppedAt && o.status < 300).length, "service before the stop").toBeGreaterThan(0);
   const firstOk = outcomes.find((o) => o.at > backAt && o.status < 300);
   expect(firstOk, "service again after the database's return").toBeDefined();
@@ -106,7 +109,10 @@ test("the database stopped mid-load: 503 with Retry-After, nothing half-written,
     from projects p where p.project_name like 'Load %'`;
   const byId = new Map(rows.map((r) => [r.id, r.markets]));
   for (const id of created) expect(byId.get(id), `project ${id} answered 201 and has its two markets`).toBe(2);
-  expect(rows.filter((r) => r.markets !== 2), "no project without its markets").toEqual([]);
+  expect(
+    rows.filter((r) => r.markets !== 2),
+    "no project without its markets",
+  ).toEqual([]);
 
   // Readiness and realtime are back too, in the same process.
   const readyBy = Date.now() + 15_000;

@@ -34,8 +34,7 @@ const png = (bytes: number) => {
   b.set(PNG_HEAD);
   return b;
 };
-const files = (d: string): string[] =>
-  readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? files(join(d, n)) : [join(d, n)]));
+const files = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? files(join(d, n)) : [join(d, n)]));
 
 test.skipIf(!mounted)("a full uploads disk: 507 with a clear message, no temporary file, no file, no row; space comes back", async () => {
   const acme = (method: string, path: string, body?: unknown) => call(app, "acmeUser", 1003, method, path, body);
@@ -55,5 +54,8 @@ test.skipIf(!mounted)("a full uploads disk: 507 with a clear message, no tempora
   const small = await url("small.png");
   const ok = await app.request(small.url, { method: "PUT", headers: { "content-type": "image/png" }, body: png(4096) });
   expect(ok.status, "a file that fits uploads: the failed one's space was freed").toBe(201);
-  expect(files(dir).map((f) => f.slice(dir.length + 1)), "only the stored file").toEqual([small.key]);
+  expect(
+    files(dir).map((f) => f.slice(dir.length + 1)),
+    "only the stored file",
+  ).toEqual([small.key]);
 });

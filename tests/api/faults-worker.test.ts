@@ -69,5 +69,8 @@ test("a worker killed mid-job: the job is retried by another worker and its effe
   expect(rows.length, "the notification was raised exactly once").toBe(1);
   // The killed worker's transaction never committed; the retry completed the command once.
   const audits = await tdb.db<{ event: string }[]>`select event from data_events_log where entity_type = 'Command' and data->>'jobId' = ${jobId} order by id`;
-  expect(audits.map((a) => a.event), "requested once, completed once").toEqual(["CommandRequested", "CommandCompleted"]);
+  expect(
+    audits.map((a) => a.event),
+    "requested once, completed once",
+  ).toEqual(["CommandRequested", "CommandCompleted"]);
 }, 120_000);

@@ -36,7 +36,9 @@ describe("Projects/FeasibilityEstimate: settings, nothing created", () => {
     expect(x.quotasOk).toBe(true);
     expect(x.feasible).toBe(true);
     // A quota group open to its other answers screens nobody out: everyone qualifies, 6,000 x 1.
-    expect(x.markets[0].text).toBe("New Zealand: 100 completes: the panel reaches about 6,000 people there in a field period and 100% are expected to qualify, so about 6,000 completes can be delivered. Feasible.");
+    expect(x.markets[0].text).toBe(
+      "New Zealand: 100 completes: the panel reaches about 6,000 people there in a field period and 100% are expected to qualify, so about 6,000 completes can be delivered. Feasible.",
+    );
     expect(x.groups).toHaveLength(1);
     expect(x.groups[0].text).toBe("Gender in New Zealand: Female 50%; the other 50% is open to the question's other answers.");
     expect(x.groups[0].totalPercent).toBe(50);
@@ -58,9 +60,21 @@ describe("Projects/FeasibilityEstimate: settings, nothing created", () => {
   });
 
   test("quotas at exactly 100% and above it (at and past the edge)", async () => {
-    const full = await estimate({ regionIds: [NZ], targets: [{ systemQuestionOptionId: FEMALE, quotaPercent: 50 }, { systemQuestionOptionId: MALE, quotaPercent: 50 }] });
+    const full = await estimate({
+      regionIds: [NZ],
+      targets: [
+        { systemQuestionOptionId: FEMALE, quotaPercent: 50 },
+        { systemQuestionOptionId: MALE, quotaPercent: 50 },
+      ],
+    });
     expect(full.body.explanation.groups[0]).toMatchObject({ ok: true, totalPercent: 100, text: "Gender in New Zealand: Female 50%, Male 50%, 100% in all." });
-    const over = await estimate({ regionIds: [NZ], targets: [{ systemQuestionOptionId: FEMALE, quotaPercent: 50.01 }, { systemQuestionOptionId: MALE, quotaPercent: 50 }] });
+    const over = await estimate({
+      regionIds: [NZ],
+      targets: [
+        { systemQuestionOptionId: FEMALE, quotaPercent: 50.01 },
+        { systemQuestionOptionId: MALE, quotaPercent: 50 },
+      ],
+    });
     expect(over.body.explanation.groups[0].ok).toBe(false);
     expect(over.body.explanation.groups[0].text).toContain("100.01%");
   });
@@ -70,7 +84,9 @@ describe("Projects/FeasibilityEstimate: settings, nothing created", () => {
     const x = r.body.explanation;
     expect(r.body.regions[0].incidence).toBe(0.51);
     // floor(6,000 x 0.51) = 3,060: exactly enough at 3,060 ...
-    expect(x.markets[0].text).toBe("New Zealand: 3,060 completes: the panel reaches about 6,000 people there in a field period and 51% are expected to qualify, so about 3,060 completes can be delivered. Feasible.");
+    expect(x.markets[0].text).toBe(
+      "New Zealand: 3,060 completes: the panel reaches about 6,000 people there in a field period and 51% are expected to qualify, so about 3,060 completes can be delivered. Feasible.",
+    );
     expect(x.groups[0].text).toBe("Gender in New Zealand: only people answering Female qualify (no quotas).");
     // ... and one more is not.
     const more = await estimate({ regionIds: [NZ], sampleSize: 3061, targets: [{ systemQuestionOptionId: FEMALE }] });
@@ -82,7 +98,10 @@ describe("Projects/FeasibilityEstimate: settings, nothing created", () => {
   test("100,000 completes per market: each market judged on its own reach", async () => {
     const r = await estimate({ regionIds: [NZ, AU], sampleSize: 100000, targets: [] });
     const x = r.body.explanation;
-    expect(x.markets.map((m: { regionName: string; feasible: boolean }) => [m.regionName, m.feasible])).toEqual([["Australia", false], ["New Zealand", false]]);
+    expect(x.markets.map((m: { regionName: string; feasible: boolean }) => [m.regionName, m.feasible])).toEqual([
+      ["Australia", false],
+      ["New Zealand", false],
+    ]);
     expect(x.markets[0].text).toContain("about 25,000 completes can be delivered");
     expect(x.groups).toEqual([]);
   });

@@ -83,7 +83,10 @@ describe("Submit refuses a design the panel cannot fill, before any money moves"
   });
 
   test("only the market that falls short is named (Australia's reach of 25,000 x 51% covers 3,061)", async () => {
-    const id = await draft([[AU, 3061], [NZ, 3061]]);
+    const id = await draft([
+      [AU, 3061],
+      [NZ, 3061],
+    ]);
     const r = await submit(id);
     expect(r.status).toBe(409);
     expect(r.body.message).toStartWith("Not feasible: about 3,060 of 3,061 completes can be delivered in New Zealand.");

@@ -55,8 +55,7 @@ type Cell = { regionId: number; systemQuestionOptionIds: [number, number]; quota
 const cell = (a: number, b: number, quotaPercent: number, regionId = 1): Cell => ({ regionId, systemQuestionOptionIds: [a, b], quotaPercent });
 /** Gender x age band at 25% each: Male and Female by 18-24 and 25-34. */
 const QUARTERS = [cell(MALE, AGE_18, 25), cell(MALE, AGE_25, 25), cell(FEMALE, AGE_18, 25), cell(FEMALE, AGE_25, 25)];
-const change = (id: number, body: { targets?: unknown[]; crossedQuotas?: unknown[] }) =>
-  call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, { targets: [], ...body });
+const change = (id: number, body: { targets?: unknown[]; crossedQuotas?: unknown[] }) => call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, { targets: [], ...body });
 const stored = (id: number) =>
   tdb.db<{ r: number; a: number; b: number; q: string }[]>`
     select region_id as r, first_option_id as a, second_option_id as b, quota_percent::text as q from crossed_quota_cells where project_id = ${id} order by first_option_id, second_option_id`;
@@ -66,7 +65,13 @@ describe("crossed cells set through ChangeTargets", () => {
     const id = await draft();
     const r = await change(id, { crossedQuotas: [cell(AGE_18, MALE, 25), ...QUARTERS.slice(1)] });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const read = await call(app, "acmeUser", T, "GET", `/api/v1/CrossedQuotaCells?$filter=projectId eq ${id}&$orderby=firstOptionId,secondOptionId&$select=regionId,firstOptionId,secondOptionId,quotaPercent`);
+    const read = await call(
+      app,
+      "acmeUser",
+      T,
+      "GET",
+      `/api/v1/CrossedQuotaCells?$filter=projectId eq ${id}&$orderby=firstOptionId,secondOptionId&$select=regionId,firstOptionId,secondOptionId,quotaPercent`,
+    );
     expect(read.status, JSON.stringify(read.body)).toBe(200);
     expect(read.body.value).toEqual([
       { regionId: 1, firstOptionId: MALE, secondOptionId: AGE_18, quotaPercent: 25 },
@@ -92,7 +97,10 @@ describe("crossed cells set through ChangeTargets", () => {
     const high = await change(id, { crossedQuotas: [...QUARTERS.slice(0, 3), cell(FEMALE, AGE_25, 25.01)] });
     expect(high.status).toBe(400);
     expect(high.body.message).toBe("The crossed cells of Gender × Age group add up to 100.01% in New Zealand: they must add up to 100%, or the run can never fill");
-    expect((await stored(id)).map((c) => Number(c.q)), "the 25% cells kept").toEqual([25, 25, 25, 25]);
+    expect(
+      (await stored(id)).map((c) => Number(c.q)),
+      "the 25% cells kept",
+    ).toEqual([25, 25, 25, 25]);
   });
 
   test("an unknown answer, two answers of one question, the same cell twice and a market the project does not field in are each named at their field", async () => {
@@ -180,8 +188,19 @@ describe("feasibility per crossed cell (IncidenceEstimate), and Submit", () => {
     expect(after, "nothing charged").toBe(before);
     const ready = await call(app, "acmeUser", T, "GET", `/api/v1/Projects(${id})/ReadinessCheck`);
     expect(ready.body.ready).toBe(true);
-    expect(ready.body.problems).toEqual([{ code: "feasibility", message: "New Zealand: the quota cell Male × 18-24 needs 344 completes and about 343 can be delivered.", tab: "markets", blocking: false }]);
-    expect(ready.body.shortfall.cells).toEqual([{ regionId: 1, regionName: "New Zealand", label: "Male × 18-24", needed: 344, deliverable: 343, text: "New Zealand: the quota cell Male × 18-24 needs 344 completes and about 343 can be delivered." }]);
+    expect(ready.body.problems).toEqual([
+      { code: "feasibility", message: "New Zealand: the quota cell Male × 18-24 needs 344 completes and about 343 can be delivered.", tab: "markets", blocking: false },
+    ]);
+    expect(ready.body.shortfall.cells).toEqual([
+      {
+        regionId: 1,
+        regionName: "New Zealand",
+        label: "Male × 18-24",
+        needed: 344,
+        deliverable: 343,
+        text: "New Zealand: the quota cell Male × 18-24 needs 344 completes and about 343 can be delivered.",
+      },
+    ]);
     const accepted = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/Submit`, { acceptShortfall: true });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.shortfall.message).toStartWith("The quota cell Male × 18-24 needs 344 completes and about 343 can be delivered in New Zealand. Each run fields for");
@@ -312,7 +331,10 @@ describe("the engine: a respondent counts in their pair's cell, a full cell is o
     const progress = async () => {
       const r = await call(app, "acmeUser", T, "GET", `/api/v1/Projects(${id})/DecipherCompletesCounts`);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
-      return r.body.value[0] as { complete: number; quotas: { key: string; question: string; cells: { optionId: number | null; optionIds?: number[]; label: string; completes: number; target: number }[] }[] };
+      return r.body.value[0] as {
+        complete: number;
+        quotas: { key: string; question: string; cells: { optionId: number | null; optionIds?: number[]; label: string; completes: number; target: number }[] }[];
+      };
     };
     const counted = async () =>
       tdb.db<{ g: number; a: number; n: number }[]>`
@@ -336,7 +358,10 @@ describe("the engine: a respondent counts in their pair's cell, a full cell is o
     ]);
     for (let i = 0; i < 20 && (await progress()).complete < 20; i++) await panel.simulate(tdb.db, runId, 20);
     const full = await counted();
-    expect(full.map((r) => [r.g, r.a, r.n]), "every complete in a cell, each cell at its cap").toEqual([
+    expect(
+      full.map((r) => [r.g, r.a, r.n]),
+      "every complete in a cell, each cell at its cap",
+    ).toEqual([
       [MALE, AGE_18, 5],
       [MALE, AGE_25, 5],
       [FEMALE, AGE_18, 5],

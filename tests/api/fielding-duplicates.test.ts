@@ -133,6 +133,9 @@ describe("what is stored", () => {
     const [{ n }] = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId} and network_key is not null`;
     expect(n).toBe(0);
     const flags = await tdb.db<{ flags: string[] }[]>`select quality_flags as flags from survey_sessions where survey_run_id = ${runId} and status = 'Removed' order by id`;
-    expect(flags.map((f) => f.flags), "the flags are kept").toEqual([["duplicate"], ["duplicate"], ["duplicate"]]);
+    expect(
+      flags.map((f) => f.flags),
+      "the flags are kept",
+    ).toEqual([["duplicate"], ["duplicate"], ["duplicate"]]);
   });
 });

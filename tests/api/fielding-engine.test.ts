@@ -282,15 +282,9 @@ describe("validatePage: each question type's rule", () => {
       const check = (a: number, b: number, c: number, d: number) => validatePage(definition(), p, { "q19:t7": a, "q20:t7": b, "q21:t7": c, "q22:t7": d });
       expect(answersOf(check(1, 2, 3, 4))).toEqual({ "q19:t7": 1, "q20:t7": 2, "q21:t7": 3, "q22:t7": 4 });
       expect(answersOf(check(1, 1.01, 1.02, 1.03))).toEqual({ "q19:t7": 1, "q20:t7": 1.01, "q21:t7": 1.02, "q22:t7": 1.03 });
-      expect(errorsOf(check(2, 2, 3, 4))).toEqual([
-        { path: "q20:t7", message: "The price at which it is a bargain must be higher than the price at which it is too cheap" },
-      ]);
-      expect(errorsOf(check(1, 2, 2, 4))).toEqual([
-        { path: "q21:t7", message: "The price at which it is getting expensive must be higher than the price at which it is a bargain" },
-      ]);
-      expect(errorsOf(check(1, 2, 3, 3))).toEqual([
-        { path: "q22:t7", message: "The price at which it is too expensive must be higher than the price at which it is getting expensive" },
-      ]);
+      expect(errorsOf(check(2, 2, 3, 4))).toEqual([{ path: "q20:t7", message: "The price at which it is a bargain must be higher than the price at which it is too cheap" }]);
+      expect(errorsOf(check(1, 2, 2, 4))).toEqual([{ path: "q21:t7", message: "The price at which it is getting expensive must be higher than the price at which it is a bargain" }]);
+      expect(errorsOf(check(1, 2, 3, 3))).toEqual([{ path: "q22:t7", message: "The price at which it is too expensive must be higher than the price at which it is getting expensive" }]);
       expect(errorsOf(check(4, 3, 2, 1)).map((e) => e.path)).toEqual(["q20:t7", "q21:t7", "q22:t7"]);
     });
 
@@ -404,7 +398,8 @@ describe("afterPage: screen-out by target, over quota, the attention check, next
       { key: "s51", optionIds: [1], quotas: {}, othersQuota: 3 },
       { key: "s52", optionIds: [4], quotas: {} },
     ];
-    const go = (answers: Record<string, number>, completes: Record<string, number> = {}) => afterPage(definition({ targets }), both, 0, answers, { completesByOption: {}, completesByAnswer: byAnswer(completes) });
+    const go = (answers: Record<string, number>, completes: Record<string, number> = {}) =>
+      afterPage(definition({ targets }), both, 0, answers, { completesByOption: {}, completesByAnswer: byAnswer(completes) });
     expect(go({ s51: 2, s52: 4 })).toEqual({ status: "InProgress", page: 1 });
     expect(go({ s51: 2, s52: 5 })).toEqual({ status: "ScreenedOut", reason: "target s52" });
     expect(go({ s51: 1, s52: 5 })).toEqual({ status: "ScreenedOut", reason: "target s52" });
@@ -487,7 +482,9 @@ describe("quotaProgress: each quota cell's completes against its cap, as the sta
       },
     ]);
     // othersQuota null or absent: no "Other answers" cell.
-    expect(quotaProgress(def([{ ...women, othersQuota: null }]), state({ "q9:4": 12 }))).toEqual([{ key: "q9", question: "Your gender?", cells: [{ optionId: 4, label: "Woman", completes: 12, target: 40 }] }]);
+    expect(quotaProgress(def([{ ...women, othersQuota: null }]), state({ "q9:4": 12 }))).toEqual([
+      { key: "q9", question: "Your gender?", cells: [{ optionId: 4, label: "Woman", completes: 12, target: 40 }] },
+    ]);
     expect(quotaProgress(def([]), state({}))).toEqual([]);
   });
 });
@@ -567,12 +564,36 @@ describe("countComplete: a complete's answers added to the counts, as quotaCount
       "s45:4500002&s51:5100001": 1,
     };
     const orders: [string, number][][] = [
-      [["s100", 1], ["s45", FEMALE], ["s51", AGE_18]],
-      [["s51", AGE_18], ["s45", FEMALE], ["s100", 1]],
-      [["s45", FEMALE], ["s51", AGE_18], ["s100", 1]],
-      [["s51", AGE_18], ["s100", 1], ["s45", FEMALE]],
-      [["s45", FEMALE], ["s100", 1], ["s51", AGE_18]],
-      [["s100", 1], ["s51", AGE_18], ["s45", FEMALE]],
+      [
+        ["s100", 1],
+        ["s45", FEMALE],
+        ["s51", AGE_18],
+      ],
+      [
+        ["s51", AGE_18],
+        ["s45", FEMALE],
+        ["s100", 1],
+      ],
+      [
+        ["s45", FEMALE],
+        ["s51", AGE_18],
+        ["s100", 1],
+      ],
+      [
+        ["s51", AGE_18],
+        ["s100", 1],
+        ["s45", FEMALE],
+      ],
+      [
+        ["s45", FEMALE],
+        ["s100", 1],
+        ["s51", AGE_18],
+      ],
+      [
+        ["s100", 1],
+        ["s51", AGE_18],
+        ["s45", FEMALE],
+      ],
     ];
     for (const order of orders) {
       const byAnswer: Record<string, number> = {};
@@ -695,7 +716,13 @@ describe("quotaProgress with crossed cells: each cell's completes against its ca
   test("questions without a title named by their text; an answer that is no option labelled by its id", () => {
     const untitledGender = { ...gender45, title: "" };
     const untitledAge = { ...age51, title: "" };
-    const x: DefCrossing = { keys: ["s45", "s51"], cells: [{ optionIds: [4500009, AGE_25], cap: 2 }, { optionIds: [MALE, 5100009], cap: 1 }] };
+    const x: DefCrossing = {
+      keys: ["s45", "s51"],
+      cells: [
+        { optionIds: [4500009, AGE_25], cap: 2 },
+        { optionIds: [MALE, 5100009], cap: 1 },
+      ],
+    };
     const at = (demographics: DefQuestion[]) => quotaProgress(definition({ demographics, crossed: [x] }), state({ "s45:4500009&s51:5100002": 1 }));
     expect(at([untitledGender, untitledAge])).toEqual([
       {

@@ -37,7 +37,13 @@ afterAll(async () => {
 
 /** An Idea project in New Zealand with one concept, these demographic targets, completes and field period. */
 async function draft(targets: number[], completes: number, fieldPeriodDays: number): Promise<number> {
-  const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: `Incidence ${Math.random().toString(36).slice(2, 7)}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1], sampleSize: completes });
+  const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", {
+    projectName: `Incidence ${Math.random().toString(36).slice(2, 7)}`,
+    projectTypeId: 1,
+    frameworkId: 1000,
+    regionIds: [1],
+    sampleSize: completes,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as number;
   expect((await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: id, conceptText: "Oat milk barista blend" })).status).toBe(201);
@@ -130,8 +136,11 @@ describe("paced by the estimate: an infeasible design runs to its field end shor
     let more = true;
     for (let i = 0; i < 40 && more; i++) more = (await panel.tick(tdb.db, PUBLIC, { batch: 1000 })).more;
     expect(more, "the tick stops asking for more once the reach is spent").toBe(false);
-    const sessions = async () => (await tdb.db<{ n: number; completes: number }[]>`
-      select count(*)::int as n, count(*) filter (where status = 'Complete')::int as completes from survey_sessions where survey_run_id = ${runId}`)[0]!;
+    const sessions = async () =>
+      (
+        await tdb.db<{ n: number; completes: number }[]>`
+      select count(*)::int as n, count(*) filter (where status = 'Complete')::int as completes from survey_sessions where survey_run_id = ${runId}`
+      )[0]!;
     const spent = await sessions();
     expect(spent.n, "the panel invited its reach and no more").toBe(6000);
     const [open] = await tdb.db<{ status: number }[]>`select survey_status_id as status from survey_runs where id = ${runId}`;

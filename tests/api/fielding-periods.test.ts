@@ -81,7 +81,9 @@ describe("a run that cannot fill", () => {
     const { projectId, runId, ownerId } = await liveRun();
     // The panel delivers 37 and no more (a market that cannot fill): stopped by hand here.
     expect((await panel.simulate(tdb.db, runId, 37)).totalCompletes).toBe(37);
-    expect((await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/ExtendFieldPeriod`, { fieldEndAt: new Date(Date.now() - 1000).toISOString() })).status, "a field end in the past").toBe(400);
+    expect((await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/ExtendFieldPeriod`, { fieldEndAt: new Date(Date.now() - 1000).toISOString() })).status, "a field end in the past").toBe(
+      400,
+    );
     expect((await call(app, "acmeAdmin", T, "POST", `/api/v1/SurveyRuns(${runId})/ExtendFieldPeriod`, { fieldEndAt: new Date(Date.now() + 60_000).toISOString() })).status, "staff only").toBe(403);
     const end = new Date(Date.now() + 1200);
     expect((await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/ExtendFieldPeriod`, { fieldEndAt: end.toISOString() })).status).toBe(200);

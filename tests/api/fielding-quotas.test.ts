@@ -60,23 +60,48 @@ describe("quotas checked at set-up", () => {
 
   test("shares within a group: 100% accepted, 100.01% refused", async () => {
     const id = await draft();
-    expect((await targets(id, [{ o: MALE, q: 50 }, { o: FEMALE, q: 50 }])).status, "at 100%").toBe(200);
-    const over = await targets(id, [{ o: MALE, q: 50 }, { o: FEMALE, q: 50.01 }]);
+    expect(
+      (
+        await targets(id, [
+          { o: MALE, q: 50 },
+          { o: FEMALE, q: 50 },
+        ])
+      ).status,
+      "at 100%",
+    ).toBe(200);
+    const over = await targets(id, [
+      { o: MALE, q: 50 },
+      { o: FEMALE, q: 50.01 },
+    ]);
     expect(over.status, "just above 100%").toBe(400);
     expect(over.body.message).toBe('The quotas of the group "Gender" add up to 100.01% in New Zealand: the shares within a group may add up to at most 100%');
   });
 
   test("'only these' with every answer capped: 99.99% refused, 100% accepted", async () => {
     const id = await draft();
-    const below = await targets(id, [{ o: MALE, q: 49.99, only: true }, { o: FEMALE, q: 50, only: true }]);
+    const below = await targets(id, [
+      { o: MALE, q: 49.99, only: true },
+      { o: FEMALE, q: 50, only: true },
+    ]);
     expect(below.status, "just below 100%").toBe(400);
     expect(below.body.message).toContain('"Gender" add up to 99.99%');
-    expect((await targets(id, [{ o: MALE, q: 50, only: true }, { o: FEMALE, q: 50, only: true }])).status).toBe(200);
+    expect(
+      (
+        await targets(id, [
+          { o: MALE, q: 50, only: true },
+          { o: FEMALE, q: 50, only: true },
+        ])
+      ).status,
+    ).toBe(200);
   });
 
   test("every answer of the question with a quota below 100% in all is refused (nobody else can fill it)", async () => {
     const id = await draft();
-    const r = await targets(id, [{ o: MALE, q: 40 }, { o: FEMALE, q: 40 }, { o: ANOTHER, q: 10 }]);
+    const r = await targets(id, [
+      { o: MALE, q: 40 },
+      { o: FEMALE, q: 40 },
+      { o: ANOTHER, q: 10 },
+    ]);
     expect(r.status).toBe(400);
     expect(r.body.message).toContain('"Gender" add up to 90%');
   });
@@ -147,11 +172,20 @@ describe("feasibility per market, before Submit (IncidenceEstimate)", () => {
 
 describe("a target sent without its quota keeps the stored one (the web editor's toggle sends none)", () => {
   const stored = (id: number) =>
-    tdb.db<{ o: number; q: string | null; only: boolean }[]>`select system_question_option_id as o, quota_percent::text as q, only_these as only from targets where project_id = ${id} order by system_question_option_id`;
+    tdb.db<
+      { o: number; q: string | null; only: boolean }[]
+    >`select system_question_option_id as o, quota_percent::text as q, only_these as only from targets where project_id = ${id} order by system_question_option_id`;
 
   test("toggling another answer on keeps the quota and 'only these' set from the CLI; null clears them", async () => {
     const id = await draft();
-    expect((await targets(id, [{ o: MALE, q: 50, only: true }, { o: FEMALE, q: 50, only: true }])).status).toBe(200);
+    expect(
+      (
+        await targets(id, [
+          { o: MALE, q: 50, only: true },
+          { o: FEMALE, q: 50, only: true },
+        ])
+      ).status,
+    ).toBe(200);
     // What the editor sends when a third answer is ticked: the options, no quota fields.
     const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, {
       targets: [{ systemQuestionOptionId: MALE }, { systemQuestionOptionId: FEMALE }],
@@ -211,11 +245,27 @@ describe("each quota cell's progress on the run's status answer (Projects Deciph
 
   test("50/50 Male and Female (only these, as the web editor sends them): each cell's completes and its cap of 10 of 20", async () => {
     const id = await draft(20);
-    expect((await targets(id, [{ o: MALE, q: 50, only: true }, { o: FEMALE, q: 50, only: true }])).status).toBe(200);
+    expect(
+      (
+        await targets(id, [
+          { o: MALE, q: 50, only: true },
+          { o: FEMALE, q: 50, only: true },
+        ])
+      ).status,
+    ).toBe(200);
     const runId = await launched(id);
     const empty = await progress(id);
     // ceil(20 x 50 / 100) = 10 per cell; nothing answered yet.
-    expect(empty.quotas).toEqual([{ key: "s45", question: "Gender", cells: [{ optionId: MALE, label: "Male", completes: 0, target: 10 }, { optionId: FEMALE, label: "Female", completes: 0, target: 10 }] }]);
+    expect(empty.quotas).toEqual([
+      {
+        key: "s45",
+        question: "Gender",
+        cells: [
+          { optionId: MALE, label: "Male", completes: 0, target: 10 },
+          { optionId: FEMALE, label: "Female", completes: 0, target: 10 },
+        ],
+      },
+    ]);
     await panel.simulate(tdb.db, runId, 7);
     const counted = await byGender(runId);
     const mid = await progress(id);
@@ -227,7 +277,10 @@ describe("each quota cell's progress on the run's status answer (Projects Deciph
     expect((counted.get(MALE) ?? 0) + (counted.get(FEMALE) ?? 0), "only these answers complete").toBe(7);
     for (let i = 0; i < 10 && (await progress(id)).complete < 20; i++) await panel.simulate(tdb.db, runId, 20);
     const full = await progress(id);
-    expect(full.quotas[0]!.cells.map((c) => c.completes), "both cells full at the run's close").toEqual([10, 10]);
+    expect(
+      full.quotas[0]!.cells.map((c) => c.completes),
+      "both cells full at the run's close",
+    ).toEqual([10, 10]);
   });
 
   test("Female at 50%, the rest open: the Female cell and the other answers' cell, counted from the sessions", async () => {
@@ -239,7 +292,14 @@ describe("each quota cell's progress on the run's status answer (Projects Deciph
     const others = [...counted].filter(([o]) => o !== FEMALE).reduce((s, [, n]) => s + n, 0);
     // Female: ceil(30 x 50 / 100) = 15; the others share 30 - 15 = 15.
     expect((await progress(id)).quotas).toEqual([
-      { key: "s45", question: "Gender", cells: [{ optionId: FEMALE, label: "Female", completes: counted.get(FEMALE) ?? 0, target: 15 }, { optionId: null, label: "Other answers", completes: others, target: 15 }] },
+      {
+        key: "s45",
+        question: "Gender",
+        cells: [
+          { optionId: FEMALE, label: "Female", completes: counted.get(FEMALE) ?? 0, target: 15 },
+          { optionId: null, label: "Other answers", completes: others, target: 15 },
+        ],
+      },
     ]);
   });
 
@@ -265,7 +325,10 @@ describe("per-market quota shares (the web editor's cells: only these, adding up
     expect(bad.body.errors).toEqual([{ path: "targets.s45", message: bad.body.message }]);
     const stored = await tdb.db<{ o: number; r: number; q: string }[]>`
       select system_question_option_id as o, region_id as r, quota_percent::text as q from targets where project_id = ${id} order by region_id, system_question_option_id`;
-    expect(stored.map((t) => [t.o, t.r, Number(t.q)]), "the 50/50 of both markets kept").toEqual([
+    expect(
+      stored.map((t) => [t.o, t.r, Number(t.q)]),
+      "the 50/50 of both markets kept",
+    ).toEqual([
       [MALE, 1, 50],
       [FEMALE, 1, 50],
       [MALE, 2, 50],
@@ -281,7 +344,14 @@ describe("feasibility per quota cell (IncidenceEstimate's explanation, issue 36)
   // Female floor(6000 x 0.51) = 3,060. At 50/50 a cell needs ceil(n / 2): Male fits up to n = 5,880.
   const cellsAt = async (n: number) => {
     const id = await draft(n);
-    expect((await targets(id, [{ o: MALE, q: 50, only: true }, { o: FEMALE, q: 50, only: true }])).status).toBe(200);
+    expect(
+      (
+        await targets(id, [
+          { o: MALE, q: 50, only: true },
+          { o: FEMALE, q: 50, only: true },
+        ])
+      ).status,
+    ).toBe(200);
     const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/IncidenceEstimate`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const g = r.body.explanation.groups[0] as { text: string; answers: { optionId: number; needed: number; deliverable: number; feasible: boolean }[] };

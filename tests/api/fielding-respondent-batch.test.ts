@@ -55,8 +55,16 @@ async function pageByPage(tdb: TestDb, run: { runId: number; link: string }, tar
     const r = await fielding.liveRun(tx, run.runId);
     return { def: r.definition, plan: await fielding.panelPlan(tx, r), margins: await fielding.margins(tx, r.regionId), supplier: await simulatedSupplier(tx) };
   });
-  const byId = new Map(pages(def, def.testOptions.map((t) => t.id)).map((p) => [p.id, p] as const));
-  const most = pages(def, def.testOptions.map((t) => t.id)).length;
+  const byId = new Map(
+    pages(
+      def,
+      def.testOptions.map((t) => t.id),
+    ).map((p) => [p.id, p] as const),
+  );
+  const most = pages(
+    def,
+    def.testOptions.map((t) => t.id),
+  ).length;
   const links = new Map<string, string | null>();
   let completes = 0;
   for (let index = 0; completes < target; index++) {

@@ -67,7 +67,10 @@ describe("the sample source of a run", () => {
     expect(supplier.status, JSON.stringify(supplier.body)).toBe(200);
     expect([supplier.body.sampleSource, supplier.body.isCustomerPanel, supplier.body.sampleSupplierId]).toEqual(["supplier", false, supplierId]);
     const counts = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);
-    expect(counts.body.value.map((r: { sampleSource: string }) => r.sampleSource), "the team's status view reads it").toEqual(["supplier"]);
+    expect(
+      counts.body.value.map((r: { sampleSource: string }) => r.sampleSource),
+      "the team's status view reads it",
+    ).toEqual(["supplier"]);
 
     const back = await setSource(runId, { sampleSource: "simulated" });
     expect([back.status, back.body.sampleSource, back.body.sampleSupplierId]).toEqual([200, "simulated", null]);

@@ -68,7 +68,10 @@ async function walk(v: View): Promise<View> {
 
 /** The entry query Dynata sends: the survey URL's query with its respondent id and the project's Secure Key 2 in place. */
 const entryOf = (surveyUrl: string, psid: string) =>
-  surveyUrl.slice(surveyUrl.indexOf("?") + 1).replace("<#IdParameter[Value]>", encodeURIComponent(psid)).replace("<#Project[Secure Key 2]>", SECURITY_KEY_2);
+  surveyUrl
+    .slice(surveyUrl.indexOf("?") + 1)
+    .replace("<#IdParameter[Value]>", encodeURIComponent(psid))
+    .replace("<#Project[Secure Key 2]>", SECURITY_KEY_2);
 
 /** Dynata's complete link for a psid, with its code computed independently: hex HMAC-SHA256 keyed by securityKey1 over the link before `&med=`. */
 const dynataComplete = (psid: string) => {

@@ -78,13 +78,23 @@ const entryOf = (surveyUrl: string, psid: string, k2: string | null) => {
   const q = surveyUrl.slice(surveyUrl.indexOf("?") + 1).replace("<#IdParameter[Value]>", encodeURIComponent(psid));
   return k2 === null ? q.replace("&k2=<#Project[Secure Key 2]>", "") : q.replace("<#Project[Secure Key 2]>", k2);
 };
-const sessions = async () => (await tdb.db<{ n: number }[]>`select (select count(*)::int from survey_sessions where survey_run_id = ${run.id}) + (select count(*)::int from survey_test_sessions where survey_run_id = ${run.id}) as n`)[0]!.n;
+const sessions = async () =>
+  (
+    await tdb.db<
+      { n: number }[]
+    >`select (select count(*)::int from survey_sessions where survey_run_id = ${run.id}) + (select count(*)::int from survey_test_sessions where survey_run_id = ${run.id}) as n`
+  )[0]!.n;
 
 test("the survey URLs carry k2 where the reference puts it; an entry with Dynata's Secure Key 2 enters, a wrong or missing one is refused and nothing stored", async () => {
   expect(item.surveyURL).toBe(`${PUBLIC}/s/${run.link}?supplier=${supplierId}&k2=<#Project[Secure Key 2]>&psid=<#IdParameter[Value]>`);
   expect(item.surveyTestURL as string).toContain("&k2=<#Project[Secure Key 2]>&psid=<#IdParameter[Value]>");
   const live = item.surveyURL as string;
-  for (const [k2, why] of [["42615", "another key"], [null, "no k2"], ["", "an empty k2"], [SECURITY_KEY_2.slice(0, -1), "a prefix of the key"]] as const) {
+  for (const [k2, why] of [
+    ["42615", "another key"],
+    [null, "no k2"],
+    ["", "an empty k2"],
+    [SECURITY_KEY_2.slice(0, -1), "a prefix of the key"],
+  ] as const) {
     const r = await respondentPost(app, run, "/start", { entryQuery: entryOf(live, "K-REFUSED", k2) });
     expect(r.status, why).toBe(403);
   }

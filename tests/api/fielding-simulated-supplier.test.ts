@@ -82,7 +82,7 @@ describe("the simulated panel as a sample supplier", () => {
     expect(median, "a person spends minutes, not the process's milliseconds").toBeGreaterThan(30);
     const [late] = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${run.runId} and completed_at > now()`;
     expect(late!.n, "no session ends in the future").toBe(0);
-    });
+  });
 
   test("an entry signed with the panel's secret (computed independently) starts a simulated session; a tampered one is refused (403) and stores nothing", async () => {
     const fresh = await liveRun("Panel entry check", 5);
@@ -91,7 +91,12 @@ describe("the simulated panel as a sample supplier", () => {
     const query = `supplier=${s.id}&rid=probe-1`;
     const sig = hmac(s.secret, `${PUBLIC}/s/${fresh.link}?${query}`);
 
-    for (const bad of [`${query}&sig=${sig.slice(0, -1)}${sig.endsWith("0") ? "1" : "0"}`, `${query}&sig=${hmac("another secret of 32 characters!", `${PUBLIC}/s/${fresh.link}?${query}`)}`, query, `supplier=${s.id}&rid=probe-2&sig=${sig}`]) {
+    for (const bad of [
+      `${query}&sig=${sig.slice(0, -1)}${sig.endsWith("0") ? "1" : "0"}`,
+      `${query}&sig=${hmac("another secret of 32 characters!", `${PUBLIC}/s/${fresh.link}?${query}`)}`,
+      query,
+      `supplier=${s.id}&rid=probe-2&sig=${sig}`,
+    ]) {
       const res = await call(app, null, null, "POST", `/s/api/${fresh.link}/start`, { entryQuery: bad });
       expect(res.status, bad).toBe(403);
       expect(res.body.typename).toBe("Forbidden");

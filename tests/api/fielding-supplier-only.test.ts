@@ -48,8 +48,10 @@ async function approved(name: string, n = 20): Promise<number> {
 }
 
 const sessions = async (runId: number) =>
-  (await tdb.db<{ all: number; simulated: number }[]>`
-    select count(*)::int as all, count(*) filter (where is_simulated)::int as simulated from survey_sessions where survey_run_id = ${runId}`)[0]!;
+  (
+    await tdb.db<{ all: number; simulated: number }[]>`
+    select count(*)::int as all, count(*) filter (where is_simulated)::int as simulated from survey_sessions where survey_run_id = ${runId}`
+  )[0]!;
 
 describe("a run with a sample supplier takes no simulated respondent", () => {
   let supplierRun: number;

@@ -24,7 +24,10 @@ const PUBLIC = "http://ideally.test";
 const PS_SECRET = "purespectrum-shared-secret-02";
 const CINT_SECRET = "cint-style-shared-secret-01";
 /** PureSpectrum-style: hex SHA-1 of the text followed by the secret. */
-const psHash = (s: string) => createHash("sha1").update(s + PS_SECRET).digest("hex");
+const psHash = (s: string) =>
+  createHash("sha1")
+    .update(s + PS_SECRET)
+    .digest("hex");
 /** Cint-style: base64url (no padding) HMAC-SHA1 keyed by the secret. */
 const cintHash = (s: string) => createHmac("sha1", CINT_SECRET).update(s).digest("base64url");
 
@@ -135,7 +138,10 @@ describe("the supplier's own status codes", () => {
     const screened = await enterAndWalk(app, ps.run, psEntry("P2"), ANOTHER_GENDER);
     expect(screened.status).toBe("ScreenedOut");
     await deliverDueCallbacks(tdb.db);
-    for (const [rid, st] of [["P1", "21"], ["P2", "18"]] as const) {
+    for (const [rid, st] of [
+      ["P1", "21"],
+      ["P2", "18"],
+    ] as const) {
       const unsigned = `${base}/ps/s2s?transaction_id=${rid}&st=${st}`;
       expect(calls.filter((c) => c === `POST ${unsigned}&ps_hash=${psHash(unsigned)}`).length, rid).toBe(1);
     }

@@ -101,7 +101,13 @@ describe("staff manage suppliers", () => {
   });
 
   test("{rid} only in a link's path or query, no control characters; the link stored as validated (issue 38)", async () => {
-    const base = { name: "Hostile Sample", completeUrl: "https://supplier.example/c/{rid}", screenOutUrl: "https://supplier.example/s?id={rid}", overQuotaUrl: "https://supplier.example/q?id={rid}", qualityTerminateUrl: "https://supplier.example/t?id={rid}" };
+    const base = {
+      name: "Hostile Sample",
+      completeUrl: "https://supplier.example/c/{rid}",
+      screenOutUrl: "https://supplier.example/s?id={rid}",
+      overQuotaUrl: "https://supplier.example/q?id={rid}",
+      qualityTerminateUrl: "https://supplier.example/t?id={rid}",
+    };
     const refused: [string, string][] = [
       ["https://{rid}/", "the respondent would choose the host"],
       ["http:{rid}", "no // : the rid is the host"],
@@ -133,7 +139,16 @@ describe("staff manage suppliers", () => {
     const id = created.body.id as number;
     expect((await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: id, conceptText: "Cold brew" })).status).toBe(201);
     // Two completes, one man and one woman: the second woman is over quota; another gender screens out.
-    expect((await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, { targets: [{ systemQuestionOptionId: MALE, quotaPercent: 50 }, { systemQuestionOptionId: FEMALE, quotaPercent: 50 }] })).status).toBe(200);
+    expect(
+      (
+        await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, {
+          targets: [
+            { systemQuestionOptionId: MALE, quotaPercent: 50 },
+            { systemQuestionOptionId: FEMALE, quotaPercent: 50 },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     await tdb.db`update projects_regions set sample_size = 2, is_customer_panel = true where project_id = ${id}`;
     expect((await call(app, "staff", T, "POST", `/api/v1/Projects(${id})/SuperApprove`)).body.statusCode).toBe(300);
     const [run] = await fielding.createSurveys(tdb.db, id);
@@ -260,7 +275,12 @@ describe("a closed run", () => {
     // The late arrival is in the reconciliation, as sent back (issue 36: it was not listed at all),
     // and its second entry is a duplicate, not a fresh signed link.
     const csv = (await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${runId})/ReconciliationCsv`)).body as string;
-    expect(csv.split("\r\n").find((l) => l.startsWith("R6,"))?.split(",")[1]).toBe("over-quota");
+    expect(
+      csv
+        .split("\r\n")
+        .find((l) => l.startsWith("R6,"))
+        ?.split(",")[1],
+    ).toBe("over-quota");
     expect((await post("/start", { entryQuery: entry("R6") })).body).toMatchObject({ redirectUrl: null, message: "You have already taken part in this survey. Thank you." });
     // A finished rid is still a duplicate (no end link); a bad signature is still refused.
     expect((await post("/start", { entryQuery: entry("R1") })).body).toMatchObject({ redirectUrl: null, message: "You have already taken part in this survey. Thank you." });

@@ -25,7 +25,12 @@ afterAll(async () => {
 
 /** An Idea project at Awaiting Survey (300): two concepts, NZ, price questions, 40 completes. */
 async function approvedProject(opts: { sampleSize?: number; targets?: boolean; customer?: boolean } = {}): Promise<number> {
-  const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: `Fielding ${Math.random().toString(36).slice(2, 7)}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", {
+    projectName: `Fielding ${Math.random().toString(36).slice(2, 7)}`,
+    projectTypeId: 1,
+    frameworkId: 1000,
+    regionIds: [1],
+  });
   expect(created.status).toBe(201);
   const id = created.body.id as number;
   for (const conceptText of ["Oat milk barista blend", "Sparkling yerba mate"]) {
@@ -143,8 +148,7 @@ describe("the respondent engine", () => {
     expect(r.body.value.map((v: { isCustomerPanel: boolean; respondentLink: string | null }) => [v.isCustomerPanel, v.respondentLink])).toEqual([[true, `http://localhost/s/${link}`]]);
   });
 
-  const demographics = (gender: number, age: number) =>
-    Object.fromEntries(def.demographics.map((q) => [q.key, q.key === "s45" ? gender : q.key === "s51" ? age : q.options[0]!.id]));
+  const demographics = (gender: number, age: number) => Object.fromEntries(def.demographics.map((q) => [q.key, q.key === "s45" ? gender : q.key === "s51" ? age : q.options[0]!.id]));
 
   test("someone outside the targets is screened out", async () => {
     const s = await fielding.startSession(tdb.db, link, "panel-1");
@@ -183,7 +187,11 @@ describe("the respondent engine", () => {
     const keys = price.questions.map((q) => `${q.key}:t${price.testOptionId}`);
     const answer = (v: number[]) => validatePage(def, price, Object.fromEntries(keys.map((k, i) => [k, v[i]])));
     const pairs = ["a bargain|too cheap", "getting expensive|a bargain", "too expensive|getting expensive"];
-    for (const [i, v] of [[4, 4, 8, 9], [4, 5, 5, 9], [4, 5, 8, 8]].entries()) {
+    for (const [i, v] of [
+      [4, 4, 8, 9],
+      [4, 5, 5, 9],
+      [4, 5, 8, 8],
+    ].entries()) {
       const r = answer(v);
       const [hi, lo] = pairs[i]!.split("|");
       expect("errors" in r && r.errors).toEqual([{ path: keys[i + 1]!, message: `The price at which it is ${hi} must be higher than the price at which it is ${lo}` }]);
@@ -256,7 +264,11 @@ describe("the fielding calls through the API", () => {
     expect(started.status).toBe(200);
     const view = (await started.json()) as { respondentId: string; page: { id: string; questions: { key: string; options: { id: number }[] }[] } };
     expect(view.page.id).toBe("demographics");
-    const bad = await app.request(`/s/api/${link}/${view.respondentId}/answers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pageId: "demographics", answers: {} }) });
+    const bad = await app.request(`/s/api/${link}/${view.respondentId}/answers`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pageId: "demographics", answers: {} }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { errors: unknown[] }).errors.length).toBe(view.page.questions.length);
     expect((await app.request(`/s/api/00000000-0000-0000-0000-000000000000/start`, { method: "POST" })).status).toBe(404);

@@ -77,7 +77,12 @@ describe("shaping a group (staff)", () => {
   test("BulkUpdate renames and reorders; DeleteSegments removes", async () => {
     const segs = await tdb.db<{ id: number; v: number }[]>`
       select s.id, s.project_group_version_id as v from project_group_segments s join project_groups g on g.active_version_id = s.project_group_version_id where g.id = ${G} order by s.id`;
-    const up = await call(app, "staff", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", { segments: [{ id: segs[0]!.id, name: "Young adults", sortOrder: 99 }, { id: segs[1]!.id, color: "#ff0000" }] });
+    const up = await call(app, "staff", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", {
+      segments: [
+        { id: segs[0]!.id, name: "Young adults", sortOrder: 99 },
+        { id: segs[1]!.id, color: "#ff0000" },
+      ],
+    });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     expect(up.body.value.find((s: { id: number }) => s.id === segs[0]!.id).name).toBe("Young adults");
     expect((await call(app, "staff", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", { segments: [{ id: 999999, name: "x" }] })).status).toBe(404);
@@ -95,13 +100,19 @@ describe("results across the group", () => {
     expect(q.status, JSON.stringify(q.body)).toBe(200);
     const like = q.body.measures.find((m: { standardQuestionId: number }) => m.standardQuestionId === 5);
     expect(like.group.n).toBe(50);
-    expect(like.projects.map((p: { projectId: number; n: number }) => [p.projectId, p.n])).toEqual([[projects[0], 30], [projects[1], 20]]);
-    const a = (await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${projects[0]}`)).body.measures.find((m: { standardQuestionId: number }) => m.standardQuestionId === 5).results[0];
+    expect(like.projects.map((p: { projectId: number; n: number }) => [p.projectId, p.n])).toEqual([
+      [projects[0], 30],
+      [projects[1], 20],
+    ]);
+    const a = (await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${projects[0]}`)).body.measures.find((m: { standardQuestionId: number }) => m.standardQuestionId === 5)
+      .results[0];
     expect(like.projects[0].top2).toBeCloseTo(a.top2, 12);
   });
 
   test("VerbatimGroup pages the projects' answers to the same question; the count adds up", async () => {
-    const [{ q }] = await tdb.db<{ q: number }[]>`select min(q.id) as q from questions q join project_questions pq on pq.question_id = q.id where pq.project_id = ${projects[0]!} and pq.standard_question_id = 7`;
+    const [{ q }] = await tdb.db<
+      { q: number }[]
+    >`select min(q.id) as q from questions q join project_questions pq on pq.question_id = q.id where pq.project_id = ${projects[0]!} and pq.standard_question_id = 7`;
     const count = await call(app, "acmeViewer", T, "GET", `/api/v1/TextResponses/VerbatimCountGroup?projectGroupId=${G}&questionId=${q}`);
     expect(count.body.count).toBe(50);
     const page = await call(app, "acmeViewer", T, "GET", `/api/v1/TextResponses/VerbatimGroup?projectGroupId=${G}&questionId=${q}&pageSize=7&page=2`);
@@ -154,7 +165,13 @@ describe("a new version's questions", () => {
     const again = (await versionQuestions(v2.body.projectGroupVersionId)).filter((q) => q.position >= 10);
     expect(again.map((q) => q.title)).toEqual(["When do you snack?", "Better snacking"]);
     // The group's pages list them: the occasions page reads the version's questions.
-    const listed = await call(app, "acmeViewer", T, "GET", `/api/v1/ProjectGroupQuestions?$filter=projectGroupVersionId eq ${v2.body.projectGroupVersionId} and questionPositionId eq 10&$select=id,title`);
+    const listed = await call(
+      app,
+      "acmeViewer",
+      T,
+      "GET",
+      `/api/v1/ProjectGroupQuestions?$filter=projectGroupVersionId eq ${v2.body.projectGroupVersionId} and questionPositionId eq 10&$select=id,title`,
+    );
     expect(listed.body.value.map((q: { title: string }) => q.title)).toEqual(["When do you snack?"]);
   });
 });

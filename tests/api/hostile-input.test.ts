@@ -87,7 +87,11 @@ const ops: Op[] = Object.entries(contract.paths).flatMap(([path, item]) =>
 );
 const writes = ops.filter((o) => o.method !== "get");
 const bodySchema = (o: Op) => o.op.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
-const urlOf = (o: Op) => o.path.replace(/\{key\}/g, "1003").replace(/\{link\}/g, "00000000-0000-4000-a000-000000000001").replace(/\{[^}]+\}/g, "1");
+const urlOf = (o: Op) =>
+  o.path
+    .replace(/\{key\}/g, "1003")
+    .replace(/\{link\}/g, "00000000-0000-4000-a000-000000000001")
+    .replace(/\{[^}]+\}/g, "1");
 
 let tdb: TestDb;
 let app: App;
@@ -141,7 +145,8 @@ describe("sweeps over every write operation of the contract", () => {
           sent++;
           const where = `${o.method.toUpperCase()} ${o.path} ${leaf.path.join(".")}=${JSON.stringify(bad)}`;
           if (r.status !== 400) failures.push(`${where}: ${r.status} ${r.text.slice(0, 120)}`);
-          else if (r.body?.typename !== "ValidationError" || !r.body.errors?.some((e: Schema) => e.path === leaf.path.join("."))) failures.push(`${where}: not the error shape naming the field: ${r.text.slice(0, 160)}`);
+          else if (r.body?.typename !== "ValidationError" || !r.body.errors?.some((e: Schema) => e.path === leaf.path.join(".")))
+            failures.push(`${where}: not the error shape naming the field: ${r.text.slice(0, 160)}`);
           if (!r.trace) failures.push(`${where}: no x-error-trace-id`);
         }
       }
@@ -174,7 +179,10 @@ describe("sweeps over every write operation of the contract", () => {
     const failures: string[] = [];
     let sent = 0;
     for (const o of ops) {
-      const names = ((o.op.parameters ?? []) as Schema[]).map((p) => (p.$ref ? params[String(p.$ref).split("/").pop()!] : p)).filter((p) => p?.in === "query").map((p) => String(p.name));
+      const names = ((o.op.parameters ?? []) as Schema[])
+        .map((p) => (p.$ref ? params[String(p.$ref).split("/").pop()!] : p))
+        .filter((p) => p?.in === "query")
+        .map((p) => String(p.name));
       for (const name of names) {
         const bad = [`a%00b`, ...(/(^id|Ids?|top|skip|page|pageSize|fileSize|questionPosition)$/.test(name) ? ["2147483648"] : [])];
         for (const v of bad) {
@@ -193,7 +201,10 @@ describe("sweeps over every write operation of the contract", () => {
     const failures: string[] = [];
     let sent = 0;
     for (const o of ops.filter((x) => x.path.includes("{key}"))) {
-      const url = o.path.replace(/\{key\}/g, "2147483648").replace(/\{link\}/g, "00000000-0000-4000-a000-000000000001").replace(/\{[^}]+\}/g, "1");
+      const url = o.path
+        .replace(/\{key\}/g, "2147483648")
+        .replace(/\{link\}/g, "00000000-0000-4000-a000-000000000001")
+        .replace(/\{[^}]+\}/g, "1");
       const r = await send(o, url, o.method === "get" || o.method === "delete" ? undefined : sample(bodySchema(o)));
       sent++;
       if (r.status >= 500 && r.status !== 503) failures.push(`${o.method} ${o.path}: ${r.status} ${r.text.slice(0, 120)}`);
@@ -208,7 +219,11 @@ describe("sweeps over every write operation of the contract", () => {
     const start = await app.request(`/s/api/${link}/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ panelRespondentId: "p\u0000" }) });
     expect(start.status).toBe(400);
     expect(((await start.json()) as Schema).errors).toEqual([{ path: "panelRespondentId", message: "must not contain a NUL character (\\u0000)" }]);
-    const answers = await app.request(`/s/api/${link}/1/answers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pageId: "p1", answers: { q1: "x\u0000", q2: [2 ** 31] } }) });
+    const answers = await app.request(`/s/api/${link}/1/answers`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pageId: "p1", answers: { q1: "x\u0000", q2: [2 ** 31] } }),
+    });
     expect(answers.status).toBe(400);
     expect(((await answers.clone().json()) as Schema).errors).toEqual([
       { path: "answers.q1", message: "must not contain a NUL character (\\u0000)" },

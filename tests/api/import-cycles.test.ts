@@ -15,9 +15,7 @@ const ROOT = resolve(import.meta.dir, "../..");
 const TREES = ["api/src", "web/src", "cli/src", "contracts", "analytics"];
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts") ? [join(dir, e.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts") ? [join(dir, e.name)] : []));
 }
 
 export function importGraph(files: string[], read: (f: string) => string): Map<string, string[]> {
@@ -118,11 +116,11 @@ describe("imports", () => {
     const reached = new Set<string>();
     const walk = (f: string) => {
       for (const d of g.get(f) ?? []) {
-      if (!reached.has(d)) {
-        reached.add(d);
-        walk(d);
+        if (!reached.has(d)) {
+          reached.add(d);
+          walk(d);
+        }
       }
-    }
     };
     walk(app);
     const routes = files.filter((f) => f.endsWith(".routes.ts") || f.endsWith("entities/routes.ts"));

@@ -306,7 +306,10 @@ describe("registration through a share link", () => {
     const blocked = await req("POST", "/auth/Login/VerifyRegistrationEmail", { body: { inviteIdentifier: DEMO_LINK, email: "often@example.org" } });
     expect(blocked.status).toBe(429);
     const tokens = await tdb.db`select used_at, revoked_at from account_tokens where email = 'often@example.org' order by created_at`;
-    expect(tokens.map((t) => t.revoked_at === null), "each email replaces the previous link").toEqual([false, false, true]);
+    expect(
+      tokens.map((t) => t.revoked_at === null),
+      "each email replaces the previous link",
+    ).toEqual([false, false, true]);
     await tdb.db`delete from auth_attempts`;
   });
 });

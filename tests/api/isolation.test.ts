@@ -72,9 +72,7 @@ describe.each(tenantSets.map((s) => [s.name, s] as const))("%s", (_n, set) => {
     for (const other of registry.sets.values()) {
       for (const [navName, nav] of Object.entries(other.nav)) {
         if (nav.target !== set.name) continue;
-        const path = nav.kind === "many"
-          ? `/api/v1/${other.name}?$top=50&$expand=${navName}($select=${set.key})`
-          : `/api/v1/${other.name}?$top=50&$expand=${navName}($select=${set.key})`;
+        const path = nav.kind === "many" ? `/api/v1/${other.name}?$top=50&$expand=${navName}($select=${set.key})` : `/api/v1/${other.name}?$top=50&$expand=${navName}($select=${set.key})`;
         const res = await as("GET", path);
         expect(res.status, `${other.name} $expand=${navName}: ${JSON.stringify(res.body).slice(0, 200)}`).toBe(200);
         const seen = res.body.value.flatMap((r: Record<string, unknown>) => {
@@ -111,41 +109,42 @@ describe.each(tenantSets.map((s) => [s.name, s] as const))("%s", (_n, set) => {
   // User rows and Users are kept apart by the registry's scope, not by row-level security
   // (docs/decisions.md "Entity-set scopes"): for them, the scope alone is what is tested.
   const byRegistry = set.scope === "user" || !!set.clientVia;
-  if (byRegistry) test("the registry scope alone (row-level security off) hides the other users' rows", async () => {
-    const keys = await foreignKeys(set);
-    expect(keys.length, `${set.name} has other users' rows to find`).toBeGreaterThan(0);
-    const ctx = { principal: { userId: ACME.userId, isStaff: false, isSuperAdmin: false }, clientId: ACME.clientId, descendants: false };
-    const query = parseQuery({ $filter: `${set.key} in (${keys.map((k) => literal(set, k)).join(",")})`, $select: set.key }, set, registry);
-    // As the table owner, so no policy applies: only the scope's predicate stands between.
-    const list = compileCollection(registry, set, query, { scope: scopeFor(ctx, registry) }).render();
-    const [row] = (await tdb.db.unsafe(list.text, list.params as never[])) as unknown as { value: string }[];
-    expect(JSON.parse(row!.value), "registry scope: list").toEqual([]);
-    const cnt = compileCount(registry, set, query, { scope: scopeFor(ctx, registry) }).render();
-    const [c] = (await tdb.db.unsafe(cnt.text, cnt.params as never[])) as unknown as { count: number }[];
-    expect(Number(c!.count), "registry scope: count").toBe(0);
-  });
-
-  else test("row-level security alone hides and protects the other tenant's rows", async () => {
-    const keys = await foreignKeys(set);
-    const tenant = { userId: ACME.userId, clientId: ACME.clientId, descendants: false };
-    const noScope = { scope: () => null };
-    const query = parseQuery({ $filter: `${set.key} in (${keys.map((k) => literal(set, k)).join(",")})`, $select: set.key }, set, registry);
-    const list = compileCollection(registry, set, query, noScope).render();
-    const [row] = await readAsTenant<{ value: string }>(tdb.db, tenant, list.text, list.params);
-    expect(JSON.parse(row!.value), "RLS: list").toEqual([]);
-    const cnt = compileCount(registry, set, query, noScope).render();
-    const [c] = await readAsTenant<{ count: number }>(tdb.db, tenant, cnt.text, cnt.params);
-    expect(c!.count, "RLS: count").toBe(0);
-    if (set.view) return;
-    const key = set.fields[set.key]!.column;
-    const keyText = param(keys.map(String), "text[]");
-    const upd = q`update ${ident(set.table)} set ${ident(key)} = ${ident(key)} where ${ident(key)}::text = any(${keyText}) returning 1`.render();
-    const changed = await withTenant(tdb.db, tenant, (tx) => tx.unsafe(upd.text, upd.params as never[]));
-    expect(changed.length, "RLS: update").toBe(0);
-    const del = q`delete from ${ident(set.table)} where ${ident(key)}::text = any(${keyText}) returning 1`.render();
-    const deleted = await withTenant(tdb.db, tenant, (tx) => tx.unsafe(del.text, del.params as never[]));
-    expect(deleted.length, "RLS: delete").toBe(0);
-  });
+  if (byRegistry)
+    test("the registry scope alone (row-level security off) hides the other users' rows", async () => {
+      const keys = await foreignKeys(set);
+      expect(keys.length, `${set.name} has other users' rows to find`).toBeGreaterThan(0);
+      const ctx = { principal: { userId: ACME.userId, isStaff: false, isSuperAdmin: false }, clientId: ACME.clientId, descendants: false };
+      const query = parseQuery({ $filter: `${set.key} in (${keys.map((k) => literal(set, k)).join(",")})`, $select: set.key }, set, registry);
+      // As the table owner, so no policy applies: only the scope's predicate stands between.
+      const list = compileCollection(registry, set, query, { scope: scopeFor(ctx, registry) }).render();
+      const [row] = (await tdb.db.unsafe(list.text, list.params as never[])) as unknown as { value: string }[];
+      expect(JSON.parse(row!.value), "registry scope: list").toEqual([]);
+      const cnt = compileCount(registry, set, query, { scope: scopeFor(ctx, registry) }).render();
+      const [c] = (await tdb.db.unsafe(cnt.text, cnt.params as never[])) as unknown as { count: number }[];
+      expect(Number(c!.count), "registry scope: count").toBe(0);
+    });
+  else
+    test("row-level security alone hides and protects the other tenant's rows", async () => {
+      const keys = await foreignKeys(set);
+      const tenant = { userId: ACME.userId, clientId: ACME.clientId, descendants: false };
+      const noScope = { scope: () => null };
+      const query = parseQuery({ $filter: `${set.key} in (${keys.map((k) => literal(set, k)).join(",")})`, $select: set.key }, set, registry);
+      const list = compileCollection(registry, set, query, noScope).render();
+      const [row] = await readAsTenant<{ value: string }>(tdb.db, tenant, list.text, list.params);
+      expect(JSON.parse(row!.value), "RLS: list").toEqual([]);
+      const cnt = compileCount(registry, set, query, noScope).render();
+      const [c] = await readAsTenant<{ count: number }>(tdb.db, tenant, cnt.text, cnt.params);
+      expect(c!.count, "RLS: count").toBe(0);
+      if (set.view) return;
+      const key = set.fields[set.key]!.column;
+      const keyText = param(keys.map(String), "text[]");
+      const upd = q`update ${ident(set.table)} set ${ident(key)} = ${ident(key)} where ${ident(key)}::text = any(${keyText}) returning 1`.render();
+      const changed = await withTenant(tdb.db, tenant, (tx) => tx.unsafe(upd.text, upd.params as never[]));
+      expect(changed.length, "RLS: update").toBe(0);
+      const del = q`delete from ${ident(set.table)} where ${ident(key)}::text = any(${keyText}) returning 1`.render();
+      const deleted = await withTenant(tdb.db, tenant, (tx) => tx.unsafe(del.text, del.params as never[]));
+      expect(deleted.length, "RLS: delete").toBe(0);
+    });
 });
 
 function firstUpdatable(set: EntitySetDef): string {
@@ -169,7 +168,11 @@ describe("tenancy rules, held through the API as well", () => {
 
   test("a token whose login session has expired reads nothing, at once", async () => {
     const { app: real } = await realApp(tdb.db);
-    const login = await real.request("/auth/Login/PasswordLogin", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "viewer@acme.test", password: "Password123!" }) });
+    const login = await real.request("/auth/Login/PasswordLogin", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "viewer@acme.test", password: "Password123!" }),
+    });
     expect(login.status).toBe(200);
     const { accessToken } = (await login.json()) as { accessToken: string };
     const get = () => real.request("/api/v1/Projects?$select=id", { headers: { authorization: `Bearer ${accessToken}`, clientId: "1003" } });

@@ -152,7 +152,10 @@ describe("the channel", () => {
     await tdb.db.begin((tx) => publish(tx, updated(2, 2)));
     const got = await waitFor("the committed event", () => events.find((e) => e.channel === "client-2"));
     expect(got, "the committed event arrives whole").toEqual({ channel: "client-2", event: "ProjectUpdated", data: { projectId: 2 } });
-    expect(events.some((e) => e.channel === "client-1"), "the rolled-back event is never sent").toBe(false);
+    expect(
+      events.some((e) => e.channel === "client-1"),
+      "the rolled-back event is never sent",
+    ).toBe(false);
   });
 
   test("publishMany: several events in one statement arrive in the order given, each whole", async () => {
@@ -178,7 +181,9 @@ describe("the channel", () => {
     const refused = (ev: unknown) => () => encodeEvent(ev as ChannelEvent);
     expect(refused({ channel: "user-1", event: "Nope", data: null })).toThrow("undeclared event: Nope on user-1: event: Invalid discriminator value. Expected 'SurveySubmittedForApproval'");
     expect(refused({ channel: "user-1", event: "ProjectUpdated", data: { projectId: 1 } })).toThrow("undeclared event: ProjectUpdated on user-1: event: ");
-    expect(refused({ channel: "client-1", event: "ProjectUpdated", data: { projectId: "1" } })).toThrow("undeclared event: ProjectUpdated on client-1: data.projectId: Invalid input: expected number, received string");
+    expect(refused({ channel: "client-1", event: "ProjectUpdated", data: { projectId: "1" } })).toThrow(
+      "undeclared event: ProjectUpdated on client-1: data.projectId: Invalid input: expected number, received string",
+    );
     expect(refused({ channel: "client-1", event: "IncidenceEstimateUpdated", data: { projectId: 1, incidenceEstimate: 1.5, previous: null } })).toThrow("data.incidenceEstimate: Too big");
     const ready = { notificationId: 1, title: "Ready", body: null, url: null };
     expect(refused({ channel: "user-1; drop", event: "ProjectReady", data: ready })).toThrow("undeclared event: ProjectReady on user-1; drop: channel: ");
@@ -306,7 +311,11 @@ describe("jobs", () => {
   test("progress() rounds and clamps to 0-100 and refuses a non-number", async () => {
     const id = await send(progressive, {});
     const ok = await waitFor("Success", () => eventOf<SuccessData>(id, "Success"));
-    expect(eventsOf(id).filter((e) => e.event === "Progress").map((e) => (e.data as ProgressData).pct)).toEqual([0, 34, 100]);
+    expect(
+      eventsOf(id)
+        .filter((e) => e.event === "Progress")
+        .map((e) => (e.data as ProgressData).pct),
+    ).toEqual([0, 34, 100]);
     expect(ok.data.result, "progress(NaN) threw").toEqual({ nanRefused: true });
   });
 

@@ -53,7 +53,10 @@ async function seen(res: Response): Promise<{ status: number; headers: [string, 
 
 /** The request log line without its time, duration and trace id. */
 const logged = (line: string | undefined) =>
-  line?.replace(/"time":"[^"]+"/, '"time":""').replace(/"ms":[\d.]+/, '"ms":0').replace(/"traceId":"[^"]+"/, '"traceId":""');
+  line
+    ?.replace(/"time":"[^"]+"/, '"time":""')
+    .replace(/"ms":[\d.]+/, '"ms":0')
+    .replace(/"traceId":"[^"]+"/, '"traceId":""');
 
 /** Sends the same request to both apps; expects the same answer and log line; returns the lean one. */
 async function same(path: string, headers: Record<string, string>) {

@@ -62,7 +62,10 @@ describe("the transition table", () => {
       const target = e.to === null ? "—" : e.to === "stays" || e.to === "any" ? e.to : `→ ${e.to.join(" or ")}`;
       return e.staffOnly ? `${target} (staff)` : target;
     };
-    const grid = inDoc.split("\n").filter((l) => l.startsWith("| ")).map((l) => l.slice(2, -2).split(" | "));
+    const grid = inDoc
+      .split("\n")
+      .filter((l) => l.startsWith("| "))
+      .map((l) => l.slice(2, -2).split(" | "));
     expect(grid[0], "the header: SPEC 4's statuses with their names").toEqual(["action", ...FX_STATUS.map((st) => `${st} ${fxName(st)}`)]);
     expect(grid.slice(2), "every action's row as the fixture has it").toEqual(Object.keys(FIXTURE.actions).map((a) => [a, ...FX_STATUS.map((st) => fxCell(a, st))]));
     // Every action row has nine cells.

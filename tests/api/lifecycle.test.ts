@@ -148,7 +148,10 @@ describe("submission, approval and their notifications", () => {
 
     const notes = await tdb.db<{ userId: number; typeId: number; url: string }[]>`
       select user_id as "userId", notification_type_id as "typeId", url from notifications where project_id = ${id} order by user_id`;
-    expect(notes.map((n) => n.userId), "the team's Admin (9003) and staff (9001, 9002); not the submitter, not the services user").toEqual([9001, 9002, 9003]);
+    expect(
+      notes.map((n) => n.userId),
+      "the team's Admin (9003) and staff (9001, 9002); not the submitter, not the services user",
+    ).toEqual([9001, 9002, 9003]);
     expect(notes.every((n) => n.typeId === 1)).toBe(true);
     expect(notes.find((n) => n.userId === 9003)!.url).toBe(`/1003/projects/${id}/review`);
     expect(notes.find((n) => n.userId === 9001)!.url).toBe("/admin/approvals");
@@ -159,14 +162,24 @@ describe("submission, approval and their notifications", () => {
     );
     expect((note.data as { notificationId: number }).notificationId).toBeGreaterThan(0);
     await waitFor(
-      () => events.find((e) => e.channel === "client-1003" && e.event === "ProjectUpdated" && (e.data as { projectId: number; statusCode: number }).projectId === id && (e.data as { statusCode: number }).statusCode === 50),
+      () =>
+        events.find(
+          (e) =>
+            e.channel === "client-1003" &&
+            e.event === "ProjectUpdated" &&
+            (e.data as { projectId: number; statusCode: number }).projectId === id &&
+            (e.data as { statusCode: number }).statusCode === 50,
+        ),
       "ProjectUpdated on client-1003",
     );
 
     const log = await tdb.db<{ event: string; userId: number; data: Record<string, unknown> }[]>`
       select event, user_id as "userId", data from data_events_log where entity_type = 'Project' and entity_id = ${id} order by id`;
     expect(log.map((l) => l.event)).toEqual(["SubmittedForSurvey", "StatusChanged"]);
-    expect(log.every((l) => l.userId === 9004), "the actor is the user").toBe(true);
+    expect(
+      log.every((l) => l.userId === 9004),
+      "the actor is the user",
+    ).toBe(true);
     expect(log[1]!.data).toMatchObject({ from: 0, to: 50, action: "Submit" });
 
     // The Admin approves: the submitter hears of it.
@@ -231,7 +244,10 @@ describe("submission, approval and their notifications", () => {
       const res = await call(app, "acmeUser", 1003, "POST", `/api/v1/Projects(${id})/Submit`);
       expect(res.status).toBe(500);
       await Bun.sleep(300);
-      expect(events.slice(before).filter((e) => (e.data as { projectId?: number })?.projectId === id), "ProjectUpdated was never sent").toEqual([]);
+      expect(
+        events.slice(before).filter((e) => (e.data as { projectId?: number })?.projectId === id),
+        "ProjectUpdated was never sent",
+      ).toEqual([]);
       expect((await statusOf(id)).status).toBe(0);
       const [after] = await tdb.db<{ b: number }[]>`select sum(credit_amount)::float8 as b from credit_logs where client_id = 1003`;
       expect(after!.b, "no charge").toBe(balance);
@@ -258,7 +274,10 @@ describe("submission, approval and their notifications", () => {
     const res = await call(app, "ops", 1003, "POST", `/api/v1/Projects(${id})/CloseProjectSurvey`);
     expect(res.body.statusCode, "a later wave remains").toBe(800);
     const types = await tdb.db<{ type: number }[]>`select type from credit_logs where project_id = ${id}`;
-    expect(types.map((t) => t.type), "pending charge of the run became a spend").toEqual([40]);
+    expect(
+      types.map((t) => t.type),
+      "pending charge of the run became a spend",
+    ).toEqual([40]);
     const [ev] = await tdb.db<{ event: string; userId: number }[]>`
       select event, user_id as "userId" from data_events_log where entity_id = ${id} and event = 'ResultsReady'`;
     expect(ev?.userId).toBe(9002);
@@ -326,8 +345,7 @@ describe("the other actions", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ projectName: "Snack bar ideas (copy)", statusCode: 0, clientId: 1003, duplicatedFromProjectId: 1001 });
     const id = res.body.id as number;
-    const count = async (table: string, where = "") =>
-      (await tdb.db.unsafe(`select count(*)::int as n from ${table} where project_id = $1 ${where}`, [id]))[0]!.n as number;
+    const count = async (table: string, where = "") => (await tdb.db.unsafe(`select count(*)::int as n from ${table} where project_id = $1 ${where}`, [id]))[0]!.n as number;
     expect(await count("projects_regions")).toBe(2);
     expect(await count("test_options"), "the trashed test option is left behind").toBe(2);
     expect(await count("questions"), "the trashed question is left behind").toBe(4);
@@ -432,10 +450,7 @@ describe("the other actions", () => {
     expect(res.body.regions[0].factors.map((f: { basis: string }) => f.basis)).toEqual(["census", "census"]);
     const [p] = await tdb.db<{ v: number }[]>`select incidence_estimate::float8 as v from projects where id = ${id}`;
     expect(p!.v).toBe(0.0964);
-    await waitFor(
-      () => events.find((e) => e.channel === "client-1003" && e.event === "IncidenceEstimateUpdated" && (e.data as { projectId: number }).projectId === id),
-      "IncidenceEstimateUpdated",
-    );
+    await waitFor(() => events.find((e) => e.channel === "client-1003" && e.event === "IncidenceEstimateUpdated" && (e.data as { projectId: number }).projectId === id), "IncidenceEstimateUpdated");
     const [d] = await tdb.db<{ days: number }[]>`select estimated_days as days from estimated_project_duration where project_id = ${id}`;
     // 100 completes at 150 a day in NZ at 9.64% incidence: 7 days of fielding, one of processing.
     expect(d!.days).toBe(8);

@@ -46,7 +46,11 @@ async function signIn(ip: string, password: string, email = EMAIL, cookie?: stri
   });
   await res.text();
   const ra = res.headers.get("retry-after");
-  const device = res.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`))?.split(";")[0] ?? null;
+  const device =
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${DEVICE_COOKIE}=`))
+      ?.split(";")[0] ?? null;
   return { status: res.status, retryAfter: ra === null ? null : Number(ra), device };
 }
 
@@ -164,8 +168,7 @@ describe("a device the owner signed in on before (OWASP's device cookies)", () =
 });
 
 describe("the owner hears of it", () => {
-  const warnings = async (to: string) =>
-    (await tdb.db`select subject from email_outbox where lower("to") = ${to} and template = 'signInFailures'`).length;
+  const warnings = async (to: string) => (await tdb.db`select subject from email_outbox where lower("to") = ${to} and template = 'signInFailures'`).length;
 
   test("4 failures send nothing; the 5th (from any addresses) emails the owner once; unknown emails send nothing", async () => {
     const to = "viewer@acme.test";

@@ -53,15 +53,32 @@ test("the market table: a market cell below the low base is not compared with th
   // Two markets (runs 1 and 2), one option: 30 respondents in market 1 (n_eff 30 or 29.99), 30 in market 2.
   const cells = (w0: number) => {
     const out = [];
-    for (const [run, n, tops, w] of [[1, 30, 30, w0], [2, 30, 20, 1]] as const) {
+    for (const [run, n, tops, w] of [
+      [1, 30, 30, w0],
+      [2, 30, 20, 1],
+    ] as const) {
       // Per run: sums of the design cell of option 7 with itself (results.sql.ts designCells).
       const ws = Array.from({ length: n }, (_, i) => (i === 0 ? w : 1));
       const ys = Array.from({ length: n }, (_, i) => (i < tops ? 1 : 0));
-      out.push({ run, standardQuestionId: 5, a: 7, b: 7, nn: n, aa: ws.reduce((s, x, i) => s + x * x * ys[i]!, 0), ab: ws.reduce((s, x, i) => s + x * x * ys[i]!, 0), bb: ws.reduce((s, x) => s + x * x, 0), sA: ws.reduce((s, x, i) => s + x * ys[i]!, 0), sB: ws.reduce((s, x) => s + x, 0) });
+      out.push({
+        run,
+        standardQuestionId: 5,
+        a: 7,
+        b: 7,
+        nn: n,
+        aa: ws.reduce((s, x, i) => s + x * x * ys[i]!, 0),
+        ab: ws.reduce((s, x, i) => s + x * x * ys[i]!, 0),
+        bb: ws.reduce((s, x) => s + x * x, 0),
+        sA: ws.reduce((s, x, i) => s + x * ys[i]!, 0),
+        sB: ws.reduce((s, x) => s + x, 0),
+      });
     }
     return out;
   };
-  const strata = [{ run: 1, regionId: 1, n: 30, sumW: 30 }, { run: 2, regionId: 2, n: 30, sumW: 30 }];
+  const strata = [
+    { run: 1, regionId: 1, n: 30, sumW: 30 },
+    { run: 2, regionId: 2, n: 30, sumW: 30 },
+  ];
   const made = marketTotals(cells(1), strata, 99, "sample").markets[0]!.measures[0]!.results[0]!.vsMarkets[0]!;
   expect(made.lowBase).toBe(false);
   expect(made.significant).toBe(true);

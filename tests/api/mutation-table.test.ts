@@ -1,12 +1,13 @@
 // docs/testing.md's mutation scores belong to the code they measured. Each row of its mutation table
-// names its modules (scripts/mutation.ts), the commit measured and the sha256 of the modules' source
-// (first 12 hex, as `bun run test:mutation` prints it). When a module's source changes, its row's
-// hash no longer matches and this test fails until the module is measured again. A row that has not
+// names its modules (scripts/mutation.ts), the commit measured and the sha256 of the modules' program
+// as Bun's transpiler prints it (programHash: no comments, types or layout; first 12 hex, as
+// `bun run test:mutation` prints it). When a module's behaviour changes, its row's hash no longer
+// matches and this test fails until the module is measured again; a reformat leaves it. A row that has not
 // been measured since hashes were recorded must say so ("not re-measured"), and then carries no hash:
 // its score is marked as an old figure in the table itself, never passed off as current.
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "bun:test";
-import { FORMER_PATHS, MODULES, moduleFiles, moduleHash } from "../../scripts/mutation.ts";
+import { FORMER_PATHS, MODULES, moduleFiles, moduleHash, programHash } from "../../scripts/mutation.ts";
 
 interface Row {
   line: string;
@@ -37,20 +38,20 @@ function mutationTable(): Row[] {
   return rows;
 }
 
-/** The module's sha256 at a commit, when git and that commit are at hand (a shallow clone may lack it). */
+/** The module's hash at a commit (programHash of its files there), when git and that commit are at hand (a shallow clone may lack it). */
 function hashAt(commit: string, files: string[]): string | null {
   const known = Bun.spawnSync(["git", "cat-file", "-e", `${commit}^{commit}`], { stdout: "ignore", stderr: "ignore" });
   if (known.exitCode !== 0) return null;
-  const h = new Bun.CryptoHasher("sha256");
+  const sources: string[] = [];
   for (const f of files) {
     // The file where it was at that commit: at its path now, else at the path it had before it moved.
     const show = (path: string) => Bun.spawnSync(["git", "show", `${commit}:${path}`], { stdout: "pipe", stderr: "ignore" });
     let p = show(f);
     if (p.exitCode !== 0 && FORMER_PATHS[f]) p = show(FORMER_PATHS[f]);
     if (p.exitCode !== 0) return "(not in that commit)";
-    h.update(p.stdout);
+    sources.push(p.stdout.toString());
   }
-  return h.digest("hex").slice(0, 12);
+  return programHash(sources);
 }
 
 describe("docs/testing.md's mutation scores match the code they measured", () => {

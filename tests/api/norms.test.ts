@@ -36,11 +36,14 @@ async function compareAll(): Promise<number> {
         const fast = await q.norms(tx, p, kind, regions);
         const slow = await normFromResponses(tx, p, kind, regions);
         const where = `project ${id}, type ${t.id}, regions ${JSON.stringify(regions)}`;
-        expect(fast.map((r) => [r.standardQuestionId, r.projectCount, r.respondents]), where).toEqual(slow.map((r) => [r.standardQuestionId, r.projectCount, r.respondents]));
+        expect(
+          fast.map((r) => [r.standardQuestionId, r.projectCount, r.respondents]),
+          where,
+        ).toEqual(slow.map((r) => [r.standardQuestionId, r.projectCount, r.respondents]));
         // Σw added in another order: equal to 1e-12.
         fast.forEach((r, i) => {
-      expect(Math.abs(r.top2 - slow[i]!.top2), where).toBeLessThan(1e-12);
-    });
+          expect(Math.abs(r.top2 - slow[i]!.top2), where).toBeLessThan(1e-12);
+        });
         if (slow.length) compared++;
       }
     }

@@ -47,7 +47,10 @@ describe("Notifications All", () => {
     const gil = await call(app, "globexAdmin", null, "GET", "/api/v1/Notifications/All");
     expect(gil.body.value.map((n: { title: string }) => n.title)).toEqual(["Gil's"]);
     const staff = await call(app, "staff", null, "GET", "/api/v1/Notifications/All");
-    expect(staff.body.value.every((n: { userId: number }) => n.userId === 9001), "staff too see only their own").toBe(true);
+    expect(
+      staff.body.value.every((n: { userId: number }) => n.userId === 9001),
+      "staff too see only their own",
+    ).toBe(true);
     expect((await call(app, null, null, "GET", "/api/v1/Notifications/All")).status).toBe(401);
   });
 
@@ -59,7 +62,10 @@ describe("Notifications All", () => {
     expect(since.body.value.map((n: { id: number }) => n.id).sort(), "the two after the first").toEqual(ids.slice(1).sort());
     expect((await call(app, "acmeUser", null, "GET", `/api/v1/Notifications/All?sinceId=${ids[2]}`)).body.value, "nothing after the last").toEqual([]);
     const gil = await call(app, "globexAdmin", null, "GET", "/api/v1/Notifications/All?sinceId=0");
-    expect(gil.body.value.map((n: { title: string }) => n.title), "still only one's own").toEqual(["Gil's"]);
+    expect(
+      gil.body.value.map((n: { title: string }) => n.title),
+      "still only one's own",
+    ).toEqual(["Gil's"]);
     const bad = await call(app, "acmeUser", null, "GET", "/api/v1/Notifications/All?sinceId=1%20or%201=1");
     expect(bad.status, "not a number").toBe(400);
   });

@@ -62,7 +62,13 @@ describe("results-page queries (SPEC.md §7)", () => {
   test("projects with projectsRegions($expand=region) as a collection", async () => {
     const v = await rows("Projects", { $expand: "projectsRegions($expand=region($select=regionName))", $select: "id" });
     expect(v).toEqual([
-      { id: 1, projectsRegions: [{ id: 1, clientId: 1, projectId: 1, regionId: 1, region: { regionName: "United States" } }, { id: 2, clientId: 1, projectId: 1, regionId: 2, region: { regionName: "United Kingdom" } }] },
+      {
+        id: 1,
+        projectsRegions: [
+          { id: 1, clientId: 1, projectId: 1, regionId: 1, region: { regionName: "United States" } },
+          { id: 2, clientId: 1, projectId: 1, regionId: 2, region: { regionName: "United Kingdom" } },
+        ],
+      },
       { id: 2, projectsRegions: [{ id: 3, clientId: 1, projectId: 2, regionId: 1, region: { regionName: "United States" } }] },
       { id: 5, projectsRegions: [{ id: 4, clientId: 1, projectId: 5, regionId: 3, region: { regionName: "Australia" } }] },
       { id: 3, projectsRegions: [] },
@@ -218,7 +224,16 @@ describe("expand", () => {
       $expand: "aiProjectSummaries($filter=summary ne 'two';$orderby=summary desc;$top=2;$skip=1;$select=id,summary;$count=true)",
     });
     // Scoped and filtered: five, one, three -> desc: three, one, five -> skip 1, top 2.
-    expect(v).toEqual([{ id: 1, aiProjectSummaries: [{ id: 1, summary: "one" }, { id: 5, summary: "five" }], "aiProjectSummaries@odata.count": 3 }]);
+    expect(v).toEqual([
+      {
+        id: 1,
+        aiProjectSummaries: [
+          { id: 1, summary: "one" },
+          { id: 5, summary: "five" },
+        ],
+        "aiProjectSummaries@odata.count": 3,
+      },
+    ]);
   });
 
   test("to-one is an object or null; a hidden target is null", async () => {
@@ -236,7 +251,13 @@ describe("expand", () => {
     expect(deep[0]).toEqual({
       id: 1,
       segments: [
-        { id: 1, aiProjectSummaries: [{ id: 1, segment: { name: "Young" } }, { id: 2, segment: { name: "Young" } }] },
+        {
+          id: 1,
+          aiProjectSummaries: [
+            { id: 1, segment: { name: "Young" } },
+            { id: 2, segment: { name: "Young" } },
+          ],
+        },
         { id: 2, aiProjectSummaries: [{ id: 3, segment: { name: "Old" } }] },
       ],
     });
@@ -287,7 +308,9 @@ describe("values and shapes", () => {
   test("the JSON text is compact (no spaces around ':' or after ',')", async () => {
     const p = await list(db.sql, "Regions", { $select: "id,regionName", $expand: "systemQuestionOptions/$count", $top: "2" });
     const set = reg.mustGet("Regions");
-    const { text, params } = compileCollection(reg, set, parseQuery({ $select: "id,regionName", $expand: "systemQuestionOptions($select=id;$top=2)", $top: "2" }, set, reg), { scope: clientScope(1) }).render();
+    const { text, params } = compileCollection(reg, set, parseQuery({ $select: "id,regionName", $expand: "systemQuestionOptions($select=id;$top=2)", $top: "2" }, set, reg), {
+      scope: clientScope(1),
+    }).render();
     const [r] = (await db.sql.unsafe(text, params as never[])) as unknown as { value: string }[];
     expect(r!.value).toBe('[{"id":1,"regionName":"United States","systemQuestionOptions":[{"id":2},{"id":4}]},{"id":2,"regionName":"United Kingdom","systemQuestionOptions":[{"id":3}]}]');
     expect(p.value[0]).toEqual({ id: 1, regionName: "United States", "systemQuestionOptions@odata.count": 4 });
@@ -330,11 +353,7 @@ describe("values and shapes", () => {
 describe("the statement", () => {
   test("one statement, every value a parameter with an explicit cast", () => {
     const set = reg.mustGet("Projects");
-    const q = parseQuery(
-      { $filter: "projectName eq 'Alpha' and statusCode in (0, 1) and createdAt gt 2020-01-01T00:00:00Z and isBranded eq true", $expand: "segments($top=1)" },
-      set,
-      reg,
-    );
+    const q = parseQuery({ $filter: "projectName eq 'Alpha' and statusCode in (0, 1) and createdAt gt 2020-01-01T00:00:00Z and isBranded eq true", $expand: "segments($top=1)" }, set, reg);
     const { text, params } = compileCollection(reg, set, q, { scope: clientScope(1) }).render();
     expect(text).not.toContain("Alpha");
     expect(params).toContain("Alpha");
@@ -388,7 +407,10 @@ describe("a single entity: the options it refuses and the keys it takes", () => 
       expect(r.text).toContain("::int8");
     }
     for (const bad of ["1.5", "abc", "", " 1", "1e3", "12345678901234567890", "9223372036854775808", "-9223372036854775809"]) {
-      expect(messageOf(() => entity(bad)), JSON.stringify(bad)).toBe(`400 key: invalid key for Projects at position 0 near '${bad}'`);
+      expect(
+        messageOf(() => entity(bad)),
+        JSON.stringify(bad),
+      ).toBe(`400 key: invalid key for Projects at position 0 near '${bad}'`);
     }
   });
 
@@ -399,7 +421,10 @@ describe("a single entity: the options it refuses and the keys it takes", () => 
     expect(r.params).toContain(uuid.toLowerCase());
     expect(r.text).toContain("::uuid");
     for (const bad of ["0f8fad5b-d9cb-469f-a165-70867728950", "0f8fad5bd9cb469fa16570867728950e", "x0f8fad5b-d9cb-469f-a165-70867728950e", "0f8fad5b-d9cb-469f-a165-70867728950e0"]) {
-      expect(messageOf(() => entity(bad, {}, keyed("uuid"))), bad).toMatch(/^400 key: invalid key for Projects/);
+      expect(
+        messageOf(() => entity(bad, {}, keyed("uuid"))),
+        bad,
+      ).toMatch(/^400 key: invalid key for Projects/);
     }
     const s = entity("a b", {}, keyed("string"));
     expect(s.params).toContain("a b");

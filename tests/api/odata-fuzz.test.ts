@@ -34,12 +34,7 @@ async function attempt(set: EntitySetDef, raw: Raw, mode: Mode): Promise<void> {
   try {
     const query = parseQuery(raw, set, reg);
     const opts = { scope: clientScope(1) };
-    stmt =
-      mode === "collection"
-        ? compileCollection(reg, set, query, opts)
-        : mode === "count"
-          ? compileCount(reg, set, query, opts)
-          : compileEntity(reg, set, 1, query, opts);
+    stmt = mode === "collection" ? compileCollection(reg, set, query, opts) : mode === "count" ? compileCount(reg, set, query, opts) : compileEntity(reg, set, 1, query, opts);
   } catch (e) {
     if (e instanceof ApiError && e.status === 400 && e.code === "ODataQueryError") {
       tally.rejected++;
@@ -64,14 +59,8 @@ async function attempt(set: EntitySetDef, raw: Raw, mode: Mode): Promise<void> {
 // ---- literals ----
 
 const nasty = fc.constantFrom("'", "''", "%", "_", "!", "\\", '"', "\u0000", "\u00e9", "\ud83d\ude00", "\ud800", "$1", "--", "/*", ";", ")", "(", ",");
-const stringLit = fc
-  .array(fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), nasty), { maxLength: 4 })
-  .map((parts) => `'${(MARK + parts.join("")).replace(/'/g, "''")}'`);
-const intLit = fc.oneof(
-  fc.integer({ min: -5, max: 10 }).map(String),
-  fc.integer().map(String),
-  fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
-);
+const stringLit = fc.array(fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), nasty), { maxLength: 4 }).map((parts) => `'${(MARK + parts.join("")).replace(/'/g, "''")}'`);
+const intLit = fc.oneof(fc.integer({ min: -5, max: 10 }).map(String), fc.integer().map(String), fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String));
 const decimalLit = fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.nat({ max: 99999 })).map(([a, b]) => `${a}.${b}`);
 const dateVal = fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true });
 const dateLit = dateVal.map((d) => d.toISOString().slice(0, 10));
@@ -110,8 +99,7 @@ function literalFor(type: FieldType): fc.Arbitrary<string> {
 // ---- expressions, from the registry ----
 
 const filterable = (set: EntitySetDef) => Object.entries(set.fields).filter(([, f]) => f.filterable && f.type !== "json");
-const navsOf = (set: EntitySetDef, kind: "one" | "many") =>
-  Object.entries(set.nav).filter(([, n]) => n.kind === kind && reg.get(n.target));
+const navsOf = (set: EntitySetDef, kind: "one" | "many") => Object.entries(set.nav).filter(([, n]) => n.kind === kind && reg.get(n.target));
 const OPS = ["eq", "ne", "gt", "ge", "lt", "le"];
 
 function leafArb(set: EntitySetDef, prefix: string): fc.Arbitrary<string> {
@@ -122,9 +110,7 @@ function leafArb(set: EntitySetDef, prefix: string): fc.Arbitrary<string> {
     out.push(
       field.chain(([name, f]) => fc.tuple(fc.constantFrom(...OPS), literalFor(f.type)).map(([op, v]) => `${prefix}${name} ${op} ${v}`)),
       field.chain(([name]) => fc.constantFrom(`${prefix}${name} eq null`, `${prefix}${name} ne null`, `null eq ${prefix}${name}`)),
-      field.chain(([name, f]) =>
-        fc.array(fc.oneof(literalFor(f.type), fc.constant("null")), { minLength: 1, maxLength: 4 }).map((vs) => `${prefix}${name} in (${vs.join(", ")})`),
-      ),
+      field.chain(([name, f]) => fc.array(fc.oneof(literalFor(f.type), fc.constant("null")), { minLength: 1, maxLength: 4 }).map((vs) => `${prefix}${name} in (${vs.join(", ")})`)),
     );
     const strings = fields.filter(([, f]) => f.type === "string");
     if (strings.length) {
@@ -137,9 +123,7 @@ function leafArb(set: EntitySetDef, prefix: string): fc.Arbitrary<string> {
     }
     const temporal = fields.filter(([, f]) => f.type === "date" || f.type === "datetime");
     if (temporal.length) {
-      out.push(
-        fc.tuple(fc.constantFrom("year", "month", "day"), fc.constantFrom(...temporal.map(([n]) => prefix + n)), intLit).map(([fn, a, n]) => `${fn}(${a}) le ${n}`),
-      );
+      out.push(fc.tuple(fc.constantFrom("year", "month", "day"), fc.constantFrom(...temporal.map(([n]) => prefix + n)), intLit).map(([fn, a, n]) => `${fn}(${a}) le ${n}`));
     }
     const bools = fields.filter(([, f]) => f.type === "boolean");
     if (bools.length) out.push(fc.constantFrom(...bools.map(([n]) => prefix + n)));
@@ -172,20 +156,17 @@ function exprArb(set: EntitySetDef, prefix: string, depth: number): fc.Arbitrary
   let arb: fc.Arbitrary<string> = leaf;
   if (depth > 0) {
     const sub = fc.constant(null).chain(() => exprArb(set, prefix, depth - 1));
-    const parts: fc.Arbitrary<string>[] = [
-      leaf,
-      leaf,
-      fc.tuple(sub, fc.constantFrom("and", "or"), sub).map(([a, op, b]) => `${a} ${op} ${b}`),
-      sub.map((a) => `not (${a})`),
-      sub.map((a) => `(${a})`),
-    ];
+    const parts: fc.Arbitrary<string>[] = [leaf, leaf, fc.tuple(sub, fc.constantFrom("and", "or"), sub).map(([a, op, b]) => `${a} ${op} ${b}`), sub.map((a) => `not (${a})`), sub.map((a) => `(${a})`)];
     const manys = navsOf(set, "many");
     if (manys.length) {
       const v = `x${depth}`;
       parts.push(
         fc.constantFrom(...manys).chain(([name, n]) =>
           fc.oneof(
-            fc.constant(null).chain(() => exprArb(reg.mustGet(n.target), `${v}/`, depth - 1)).map((body) => `${prefix}${name}/${depthOp(depth)}(${v}: ${body})`),
+            fc
+              .constant(null)
+              .chain(() => exprArb(reg.mustGet(n.target), `${v}/`, depth - 1))
+              .map((body) => `${prefix}${name}/${depthOp(depth)}(${v}: ${body})`),
             fc.constant(`${prefix}${name}/any()`),
           ),
         ),
@@ -206,9 +187,7 @@ function selectArb(set: EntitySetDef): fc.Arbitrary<string> {
 function orderbyArb(set: EntitySetDef): fc.Arbitrary<string> {
   const fields = filterable(set).map(([n]) => n);
   const ones = navsOf(set, "one").flatMap(([name, n]) => filterable(reg.mustGet(n.target)).map(([f]) => `${name}/${f}`));
-  return fc
-    .array(fc.tuple(fc.constantFrom(...fields, ...ones), fc.constantFrom("", " asc", " desc")), { minLength: 1, maxLength: 3 })
-    .map((items) => items.map(([p, d]) => p + d).join(", "));
+  return fc.array(fc.tuple(fc.constantFrom(...fields, ...ones), fc.constantFrom("", " asc", " desc")), { minLength: 1, maxLength: 3 }).map((items) => items.map(([p, d]) => p + d).join(", "));
 }
 
 const hasNavs = (set: EntitySetDef) => Object.values(set.nav).some((n) => reg.get(n.target));
@@ -228,7 +207,13 @@ function expandArb(set: EntitySetDef, depth: number): fc.Arbitrary<string> {
 
 function nestedArb(name: string, target: EntitySetDef, kind: "one" | "many", depth: number): fc.Arbitrary<string> {
   const opts: fc.Arbitrary<string>[] = [selectArb(target).map((s) => `$select=${s}`)];
-  if (depth < 3 && hasNavs(target)) opts.push(fc.constant(null).chain(() => expandArb(target, depth + 1)).map((e) => `$expand=${e}`));
+  if (depth < 3 && hasNavs(target))
+    opts.push(
+      fc
+        .constant(null)
+        .chain(() => expandArb(target, depth + 1))
+        .map((e) => `$expand=${e}`),
+    );
   if (kind === "many") {
     opts.push(
       exprArb(target, "", 1).map((f) => `$filter=${f}`),
@@ -250,21 +235,33 @@ function methodsFor(type: FieldType): string[] {
   return ["countdistinct"];
 }
 
-const filterSteps = (set: EntitySetDef) => fc.array(exprArb(set, "", 1).map((f) => `filter(${f})`), { minLength: 1, maxLength: 2 }).map((xs) => xs.join("/"));
+const filterSteps = (set: EntitySetDef) =>
+  fc
+    .array(
+      exprArb(set, "", 1).map((f) => `filter(${f})`),
+      { minLength: 1, maxLength: 2 },
+    )
+    .map((xs) => xs.join("/"));
 
 /** `[filter(..)/]groupby(..)` or `aggregate(..)`. */
 function groupedApplyArb(set: EntitySetDef): fc.Arbitrary<string> {
   const fields = filterable(set);
-  const keys = fields.map(([n]) => n).concat(navsOf(set, "one").flatMap(([name, n]) => filterable(reg.mustGet(n.target)).slice(0, 2).map(([f]) => `${name}/${f}`)));
+  const keys = fields
+    .map(([n]) => n)
+    .concat(
+      navsOf(set, "one").flatMap(([name, n]) =>
+        filterable(reg.mustGet(n.target))
+          .slice(0, 2)
+          .map(([f]) => `${name}/${f}`),
+      ),
+    );
   const agg = fc.oneof(
     fc.constant("$count as n"),
     fc.constantFrom(...fields).chain(([f, def]) => fc.constantFrom(...methodsFor(def.type)).map((m) => `${f} with ${m} as a_${m}`)),
   );
   const aggs = fc.uniqueArray(agg, { minLength: 1, maxLength: 3, selector: (s) => s.split(" as ")[1] }).map((xs) => xs.join(", "));
   const group = fc.oneof(
-    fc.tuple(fc.uniqueArray(fc.constantFrom(...keys), { minLength: 1, maxLength: 2 }), fc.option(aggs)).map(
-      ([ks, a]) => `groupby((${ks.join(",")})${a ? `,aggregate(${a})` : ""})`,
-    ),
+    fc.tuple(fc.uniqueArray(fc.constantFrom(...keys), { minLength: 1, maxLength: 2 }), fc.option(aggs)).map(([ks, a]) => `groupby((${ks.join(",")})${a ? `,aggregate(${a})` : ""})`),
     aggs.map((a) => `aggregate(${a})`),
   );
   return fc.tuple(fc.option(filterSteps(set)), group).map(([f, g]) => (f ? `${f}/${g}` : g));
@@ -347,9 +344,9 @@ test("mutated queries: success or 400", async () => {
   const before = tally.ok + tally.rejected;
   await fc.assert(
     fc.asyncProperty(
-      fc.tuple(setArb, modeArb).chain(([set, mode]) =>
-        fc.tuple(fc.constant(set), queryArb(set, mode), fc.array(fc.tuple(fc.constantFrom(...OPTION_NAMES), mutationArb), { minLength: 1, maxLength: 4 }), fc.constant(mode)),
-      ),
+      fc
+        .tuple(setArb, modeArb)
+        .chain(([set, mode]) => fc.tuple(fc.constant(set), queryArb(set, mode), fc.array(fc.tuple(fc.constantFrom(...OPTION_NAMES), mutationArb), { minLength: 1, maxLength: 4 }), fc.constant(mode))),
       async ([set, raw, mutations, mode]) => {
         const out: Raw = { ...raw };
         for (const [name, m] of mutations) out[name] = mutate(out[name] ?? "", m);
@@ -363,12 +360,13 @@ test("mutated queries: success or 400", async () => {
 }, 60_000);
 
 test("arbitrary unicode options and option names: success or 400", async () => {
-  const key = fc.oneof(fc.constantFrom(...OPTION_NAMES, "filter", "top", "custom"), fc.string({ unit: "binary", maxLength: 8 }).map((s) => `$${s}`));
+  const key = fc.oneof(
+    fc.constantFrom(...OPTION_NAMES, "filter", "top", "custom"),
+    fc.string({ unit: "binary", maxLength: 8 }).map((s) => `$${s}`),
+  );
   const before = tally.ok + tally.rejected;
   await fc.assert(
-    fc.asyncProperty(setArb, fc.dictionary(key, fc.string({ unit: "binary", maxLength: 60 }), { maxKeys: 4 }), modeArb, async (set, raw, mode) =>
-      attempt(set, raw, mode),
-    ),
+    fc.asyncProperty(setArb, fc.dictionary(key, fc.string({ unit: "binary", maxLength: 60 }), { maxKeys: 4 }), modeArb, async (set, raw, mode) => attempt(set, raw, mode)),
     { numRuns: RUNS },
   );
   expect(tally.ok + tally.rejected - before, "queries tried").toBeGreaterThanOrEqual(RUNS);

@@ -34,7 +34,10 @@ describe("query options", () => {
     expect(q.expand).toEqual([]);
     expect(q.top).toBeUndefined();
     expect(q.count).toBe(false);
-    expect(q.orderby.map((o) => o.kind === "expr" && (o.expr as PathExpr).prop), "defaultOrder of Projects is projectName").toEqual(["projectName"]);
+    expect(
+      q.orderby.map((o) => o.kind === "expr" && (o.expr as PathExpr).prop),
+      "defaultOrder of Projects is projectName",
+    ).toEqual(["projectName"]);
   });
 
   test("$select list, * and de-duplication", () => {
@@ -255,7 +258,8 @@ describe("$apply", () => {
 
   test("every aggregation method, $count, nav paths, groupby without aggregate, aggregate alone", () => {
     const q = parse("Responses", {
-      $apply: "groupby((projectId, project/projectName),aggregate(value with sum as s, value with min as mn, value with max as mx, weight with average as avg, surveySessionId with countdistinct as sessions, $count as n))",
+      $apply:
+        "groupby((projectId, project/projectName),aggregate(value with sum as s, value with min as mn, value with max as mx, weight with average as avg, surveySessionId with countdistinct as sessions, $count as n))",
       $orderby: "n desc, project/projectName",
     });
     expect(q.apply!.group!.aggregates.map((a) => a.method)).toEqual(["sum", "min", "max", "average", "countdistinct", "count"]);

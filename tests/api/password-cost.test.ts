@@ -42,9 +42,7 @@ describe("the cost of new hashes", () => {
   });
 
   test("PASSWORD_HASH_COST=test with NODE_ENV=production is refused, and any other value everywhere", () => {
-    expect(() => readConfig({ NODE_ENV: "production", PASSWORD_HASH_COST: "test" })).toThrow(
-      "PASSWORD_HASH_COST=test is for test runs only: it is refused with NODE_ENV=production",
-    );
+    expect(() => readConfig({ NODE_ENV: "production", PASSWORD_HASH_COST: "test" })).toThrow("PASSWORD_HASH_COST=test is for test runs only: it is refused with NODE_ENV=production");
     expect(() => readConfig({ PASSWORD_HASH_COST: "cheap" })).toThrow("PASSWORD_HASH_COST must be unset or 'test' (cheap hashes for test runs), got 'cheap'");
     expect(() => readConfig({ NODE_ENV: "production", PASSWORD_HASH_COST: "TEST" })).toThrow("PASSWORD_HASH_COST must be unset or 'test'");
   });

@@ -43,7 +43,11 @@ test("the code's matrix rows admit exactly the callers the fixture's rules do", 
 });
 
 test("the role check refuses (403) exactly the members the fixture's rules refuse", () => {
-  const roles: [caller: string, role: 1 | 2 | 3][] = [["Admin", 1], ["User", 2], ["Viewer", 3]];
+  const roles: [caller: string, role: 1 | 2 | 3][] = [
+    ["Admin", 1],
+    ["User", 2],
+    ["Viewer", 3],
+  ];
   for (const label of Object.keys(FIXTURE.rules)) {
     const a = parseAccessLabel(label)!;
     for (const [caller, role] of roles) {
@@ -72,7 +76,11 @@ test("a member without a role on the client (none, or staff's 0) is refused; the
 test("the token-only checks: 401 without sign-in, 400 for a member call without a client, 403 for staff-only rules", () => {
   expect(statusOf(() => checkBeforeDb({ kind: "anonymous" }, undefined))).toBe(0);
   expect(() => checkBeforeDb({ kind: "signedIn" }, undefined)).toThrow("Not signed in");
-  for (const label of ["signedIn", "self", "member:Viewer", "staff", "superAdmin"]) expect(statusOf(() => checkBeforeDb(parseAccessLabel(label)!, undefined)), label).toBe(401);
+  for (const label of ["signedIn", "self", "member:Viewer", "staff", "superAdmin"])
+    expect(
+      statusOf(() => checkBeforeDb(parseAccessLabel(label)!, undefined)),
+      label,
+    ).toBe(401);
   expect(statusOf(() => checkBeforeDb({ kind: "member", minRole: 3 }, member(null)))).toBe(400);
   expect(() => checkBeforeDb({ kind: "member", minRole: 3 }, member(null))).toThrow("A clientId header is required");
   expect(statusOf(() => checkBeforeDb({ kind: "member", minRole: 1 }, ops))).toBe(0);

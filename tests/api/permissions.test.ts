@@ -30,9 +30,7 @@ let app: App;
 beforeAll(async () => {
   const { json } = await generate();
   const doc = JSON.parse(json) as { paths: Record<string, Record<string, { "x-access"?: string }>> };
-  ops = Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, label: op["x-access"] ?? "" })),
-  );
+  ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, label: op["x-access"] ?? "" })));
   tdb = await createTestDb();
   app = testApp(tdb.db);
 });
@@ -44,7 +42,10 @@ test("every operation has an access rule and a row in docs/permissions.md", () =
   const md = readFileSync(resolve(import.meta.dir, "../../docs/permissions.md"), "utf8");
   expect(ops.length).toBeGreaterThan(200);
   const missing = ops.filter((o) => !parseAccessLabel(o.label) || !md.includes(`| ${o.method} | \`${o.path}\` | ${o.label} |`));
-  expect(missing.map((o) => `${o.method} ${o.path}`), "operations without a rule or a row").toEqual([]);
+  expect(
+    missing.map((o) => `${o.method} ${o.path}`),
+    "operations without a rule or a row",
+  ).toEqual([]);
 });
 
 // Fixture callers (tests/helpers/fixtures.sql) for each column of the matrix, on client 1003.
@@ -86,7 +87,10 @@ test("each caller is refused exactly where the matrix says no", async () => {
       continue;
     }
     // A key that matches nothing: allowed callers get 404/400, never a change to fixture rows.
-    const path = op.path.replace(/\(\{key\}\)/g, "(-1)").replace(/\{key\}/g, "-1").replace(/\{email\}/g, "nobody@example.org");
+    const path = op.path
+      .replace(/\(\{key\}\)/g, "(-1)")
+      .replace(/\{key\}/g, "-1")
+      .replace(/\{email\}/g, "nobody@example.org");
     const body = op.method === "GET" || op.method === "DELETE" ? undefined : {};
     for (const role of MATRIX_ROLES) {
       const { who, clientId } = CALLERS[role];

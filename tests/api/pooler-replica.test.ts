@@ -74,8 +74,10 @@ describe("through PgBouncer in transaction mode", () => {
     const probe = connect(cluster.bouncerUrl, { max: 20, pooled: true });
     try {
       const rows = await Promise.all(
-        Array.from({ length: 20 }, () =>
-          probe<{ role: string; who: string; uid: string | null; ids: string | null }[]>`
+        Array.from(
+          { length: 20 },
+          () =>
+            probe<{ role: string; who: string; uid: string | null; ids: string | null }[]>`
             select current_setting('role') as role, current_user as who,
                    nullif(current_setting('app.user_id', true), '') as uid, nullif(current_setting('app.client_ids', true), '') as ids`,
         ),
@@ -149,7 +151,10 @@ describe("the results functions on the replica", () => {
       answers.push(r.body);
     }
     const after = await replicaReads(a.base);
-    const replicaMetrics = (await liveMetrics(a.base)).split("\n").filter((l) => l.startsWith("ideally_replica")).join("; ");
+    const replicaMetrics = (await liveMetrics(a.base))
+      .split("\n")
+      .filter((l) => l.startsWith("ideally_replica"))
+      .join("; ");
     expect((after.replica ?? 0) - (before.replica ?? 0), `each call ran its transactions on the replica (${replicaMetrics})`).toBeGreaterThanOrEqual(paths.length);
     expect(after.primary ?? 0, "none sent to the primary").toBe(before.primary ?? 0);
     // The same answers as a process without a replica gives.
@@ -164,7 +169,12 @@ describe("the results functions on the replica", () => {
 
   test("200 results calls at once through both processes: no error", async () => {
     const [ta, tb] = await Promise.all([liveSignIn(a.base, "user@acme.test"), liveSignIn(b.base, "viewer@acme.test")]);
-    const kinds = ["/api/v1/Responses/QualResults?projectId=1001", "/api/v1/Projects(1001)/ResponsesCount", "/api/v1/Responses/WeightSum?projectId=1001", "/api/v1/Responses/DemographicsResults?projectId=1001"];
+    const kinds = [
+      "/api/v1/Responses/QualResults?projectId=1001",
+      "/api/v1/Projects(1001)/ResponsesCount",
+      "/api/v1/Responses/WeightSum?projectId=1001",
+      "/api/v1/Responses/DemographicsResults?projectId=1001",
+    ];
     const all = await Promise.all(
       Array.from({ length: 200 }, (_, i) => (i % 2 ? liveCall(b.base, tb, ACME, "GET", kinds[i % kinds.length]!) : liveCall(a.base, ta, ACME, "GET", kinds[i % kinds.length]!))),
     );

@@ -25,7 +25,11 @@ afterAll(async () => {
 describe("Projects Access", () => {
   test("Admin and User of the team write; a Viewer reads", async () => {
     const [clientName] = await tdb.db<{ name: string }[]>`select name from clients where id = 1003`;
-    for (const [who, roleId, canWrite] of [["acmeAdmin", 1, true], ["acmeUser", 2, true], ["acmeViewer", 3, false]] as const) {
+    for (const [who, roleId, canWrite] of [
+      ["acmeAdmin", 1, true],
+      ["acmeUser", 2, true],
+      ["acmeViewer", 3, false],
+    ] as const) {
       const res = await call(app, who, 1003, "GET", `/api/v1/Projects(${projectId})/Access`);
       expect(res.status, `${who}: ${JSON.stringify(res.body)}`).toBe(200);
       expect(res.body, who).toEqual({ projectId, clientId: 1003, clientName: clientName!.name, shared: false, sharedBy: null, roleId, canWrite });

@@ -63,11 +63,17 @@ describe("POST Projects", () => {
     expect(p.projectType).toBe("Idea");
     const std = p.projectQuestions.map((q) => q.standardQuestionId);
     expect(std, "SPEC 9: 5, 1, 4, 3, 2, then the framework's others (7)").toEqual([5, 1, 4, 3, 2, 7]);
-    expect(p.projectQuestions.map((q) => q.questionPositionId), "standard questions at position 5").toEqual([5, 5, 5, 5, 5, 5]);
+    expect(
+      p.projectQuestions.map((q) => q.questionPositionId),
+      "standard questions at position 5",
+    ).toEqual([5, 5, 5, 5, 5, 5]);
     expect(p.projectQuestions.map((q) => q.sortOrder)).toEqual([1, 2, 3, 4, 5, 6]);
     const likability = p.projectQuestions[0]!.question;
     expect(likability.questionText).toBe("Overall, how much do you like this?");
-    expect(likability.questionOptions.map((o) => o.standardAnswerValue), "options carry the 4-point scale").toEqual([1, 2, 3, 4]);
+    expect(
+      likability.questionOptions.map((o) => o.standardAnswerValue),
+      "options carry the 4-point scale",
+    ).toEqual([1, 2, 3, 4]);
     expect(p.projectQuestions[5]!.question.questionTypeId, "What you like most is open text").toBe(3);
     expect((p.activeProjectObjective as { summary: string }).summary, "the default objective is active").toBe(DEFAULT_OBJECTIVE);
     expect((p.projectsRegions as { regionId: number }[]).map((r) => r.regionId)).toEqual([1, 2]);
@@ -75,7 +81,10 @@ describe("POST Projects", () => {
 
   test("Message 2000 and Npd 4000 get their frameworks' questions; Question 3000 none", async () => {
     const msg = await newProject({ projectTypeId: 2, frameworkId: 2000 });
-    expect(msg.projectQuestions.map((q) => q.standardQuestionId), "5, 1, 4, 2 by SPEC 9, then 24 and 10 in the framework's order").toEqual([5, 1, 4, 2, 24, 10]);
+    expect(
+      msg.projectQuestions.map((q) => q.standardQuestionId),
+      "5, 1, 4, 2 by SPEC 9, then 24 and 10 in the framework's order",
+    ).toEqual([5, 1, 4, 2, 24, 10]);
     const npd = await newProject({ projectTypeId: 4, frameworkId: 4000, launchDate: "2026-01-05" });
     expect(npd.projectQuestions.map((q) => q.standardQuestionId)).toEqual([3, 9, 11, 8, 13, 14, 15, 16, 17, 18, 23]);
     expect(npd.launchDate).toBe("2026-01-05");
@@ -92,9 +101,15 @@ describe("POST Projects", () => {
 
   test("the default region is the team's, else 1", async () => {
     const p = await newProject();
-    expect((p.projectsRegions as { regionId: number }[]).map((r) => r.regionId), "team 1003's default region is 1").toEqual([1]);
+    expect(
+      (p.projectsRegions as { regionId: number }[]).map((r) => r.regionId),
+      "team 1003's default region is 1",
+    ).toEqual([1]);
     const b = await newProject({}, "acmeAdmin", 1004);
-    expect((b.projectsRegions as { regionId: number }[]).map((r) => r.regionId), "team 1004's default region is 2").toEqual([2]);
+    expect(
+      (b.projectsRegions as { regionId: number }[]).map((r) => r.regionId),
+      "team 1004's default region is 2",
+    ).toEqual([2]);
   });
 
   test("a framework that does not fit the type is a 400 naming frameworkId", async () => {
@@ -259,7 +274,10 @@ describe("questions and options", () => {
     for (const [what, body, path] of cases) {
       const res = await acme("POST", "/api/v1/Questions", body);
       expect(res.status, what).toBe(400);
-      expect(res.body.errors.map((e: { path: string }) => e.path), what).toContain(path);
+      expect(
+        res.body.errors.map((e: { path: string }) => e.path),
+        what,
+      ).toContain(path);
     }
   });
 
@@ -374,9 +392,7 @@ describe("order and synthesised questions", () => {
 
   test("questions added at the same time to one group get distinct places (the project row is locked per write)", async () => {
     const p = await newProject({ projectTypeId: 3, frameworkId: 3000 });
-    const made = await Promise.all(
-      [1, 2, 3, 4, 5].map((i) => acme("POST", "/api/v1/Questions", { projectId: p.id, questionText: `Q${i}?`, questionTypeId: 3, questionPositionId: 6 })),
-    );
+    const made = await Promise.all([1, 2, 3, 4, 5].map((i) => acme("POST", "/api/v1/Questions", { projectId: p.id, questionText: `Q${i}?`, questionTypeId: 3, questionPositionId: 6 })));
     expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     expect(made.map((r) => r.body.projectQuestions[0].sortOrder).sort()).toEqual([1, 2, 3, 4, 5]);
   });
@@ -431,7 +447,14 @@ describe("order and synthesised questions", () => {
       { optionText: "Don't know", exclusive: false, isOther: false },
     ]);
     // Rule 2 by hand: the question up to its last "?" (kept), the rest split on "/"; two options: single (rule 3).
-    const ab = { questionText: "Q?", questionTypeId: 1 as const, questionOptions: [{ optionText: "a", exclusive: false, isOther: false }, { optionText: "b", exclusive: false, isOther: false }] };
+    const ab = {
+      questionText: "Q?",
+      questionTypeId: 1 as const,
+      questionOptions: [
+        { optionText: "a", exclusive: false, isOther: false },
+        { optionText: "b", exclusive: false, isOther: false },
+      ],
+    };
     expect(synthesizeQuestion("Q? a / b")).toEqual(ab);
     expect(synthesizeQuestion("Q? a / b"), "the same text, the same question").toEqual(ab);
   });
@@ -468,7 +491,10 @@ describe("regions and targets", () => {
     expect(rows.find((r) => r.questionOptionId === screenerOption)!.questionId, "the screener's question is recorded").not.toBe(null);
     expect(rows.find((r) => r.systemQuestionOptionId === 5100002)!.quotaPercent).toBe(40);
     const again = await acme("POST", `/api/v1/Projects(${projectId})/ChangeTargets`, { targets: [{ systemQuestionOptionId: 5100003 }] });
-    expect(again.body.value.map((r: { systemQuestionOptionId: number }) => r.systemQuestionOptionId), "replaced, not added").toEqual([5100003]);
+    expect(
+      again.body.value.map((r: { systemQuestionOptionId: number }) => r.systemQuestionOptionId),
+      "replaced, not added",
+    ).toEqual([5100003]);
   });
 
   test("ChangeTargets errors name the target", async () => {
@@ -485,7 +511,10 @@ describe("regions and targets", () => {
     for (const [what, body, path] of cases) {
       const res = await acme("POST", url, body);
       expect(res.status, what).toBe(400);
-      expect(res.body.errors.map((e: { path: string }) => e.path), what).toContain(path);
+      expect(
+        res.body.errors.map((e: { path: string }) => e.path),
+        what,
+      ).toContain(path);
     }
     const pqs = await projectQuestions(projectId);
     const notScreener = pqs.find((q) => q.standardQuestionId === 5)!.question.questionOptions[0]!.id;
@@ -503,7 +532,10 @@ describe("regions and targets", () => {
     expect(del.status, JSON.stringify(del.body)).toBe(200);
     expect(del.body.value.map((r: { regionId: number }) => r.regionId)).toEqual([1, 17]);
     const targets = await acme("GET", `/api/v1/Targets?$filter=projectId eq ${projectId}&$orderby=id`);
-    expect(targets.body.value.map((t: { regionId: number | null }) => t.regionId), "region 2's target went").toEqual([17, null]);
+    expect(
+      targets.body.value.map((t: { regionId: number | null }) => t.regionId),
+      "region 2's target went",
+    ).toEqual([17, null]);
     const all = await acme("POST", `/api/v1/Projects(${projectId})/DeleteRegions`, { regionIds: [1, 17] });
     expect(all.status, "a project keeps at least one region").toBe(400);
     const notThere = await acme("POST", `/api/v1/Projects(${projectId})/DeleteRegions`, { regionIds: [15] });
@@ -528,7 +560,11 @@ describe("regions and targets", () => {
   test("TargetQuestionsWithCounts: demographics of the project's regions and its screeners, with past respondents per option", async () => {
     const res = await acme("GET", "/api/v1/Questions/TargetQuestionsWithCounts?projectId=1001");
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const value = res.body.value as { source: string; id: number; options: { systemQuestionOptionId: number | null; questionOptionId: number | null; count: number; isTarget: boolean; regionId: number | null }[] }[];
+    const value = res.body.value as {
+      source: string;
+      id: number;
+      options: { systemQuestionOptionId: number | null; questionOptionId: number | null; count: number; isTarget: boolean; regionId: number | null }[];
+    }[];
     const age = value.find((q) => q.source === "system" && q.id === 51)!;
     expect(age.options.find((o) => o.systemQuestionOptionId === 5100002)!.count, "session 1001 (NZ) is 25-34").toBe(1);
     expect(age.options.find((o) => o.systemQuestionOptionId === 5100002)!.isTarget, "project 1001 targets 25-34").toBe(true);
@@ -549,7 +585,10 @@ describe("regions and targets", () => {
     const fresh = await acme("GET", `/api/v1/Questions/TargetQuestionsWithCounts?projectId=${projectId}&questionPosition=1`);
     expect(fresh.status).toBe(200);
     const q = (fresh.body.value as typeof value).find((x) => x.source === "question")!;
-    expect(q.options.every((o) => o.count === 0), "no responses yet: zero").toBe(true);
+    expect(
+      q.options.every((o) => o.count === 0),
+      "no responses yet: zero",
+    ).toBe(true);
   });
 
   test("TargetQuestionsWithCounts errors and security", async () => {
@@ -639,7 +678,11 @@ describe("price sensitivity and market reach", () => {
     // "Which of these, if any": an option per item, then an exclusive "None of these" that is no item.
     const opts = mr.question.questionOptions;
     expect(opts.slice(0, -1).map((o) => o.id)).toEqual(res.body.items.map((i: { answerOptionId: number }) => i.answerOptionId));
-    expect(opts.map((o) => [o.optionText, o.exclusive])).toEqual([["Bar at $3", false], ["Bar at $4", false], ["None of these", true]]);
+    expect(opts.map((o) => [o.optionText, o.exclusive])).toEqual([
+      ["Bar at $3", false],
+      ["Bar at $4", false],
+      ["None of these", true],
+    ]);
     expect(res.body.items.map((i: { answerOptionId: number }) => i.answerOptionId)).not.toContain(opts[2]!.id);
     expect((await acme("POST", `/api/v1/Projects(${projectId})/CreateMarketReach`, {})).status).toBe(409);
     const tooBig = await acme("POST", `/api/v1/Projects(${projectId})/UpdateMarketReach`, { maxCombinationSize: 3 });
@@ -658,7 +701,10 @@ describe("price sensitivity and market reach", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.itemSource).toBe("question");
     expect(res.body.items.map((i: { label: string }) => i.label)).toEqual(["Oat", "Nut", "Fruit"]);
-    expect((await projectQuestions(projectId)).some((x) => x.standardQuestionId === 25), "the question 25 of the test options went").toBe(false);
+    expect(
+      (await projectQuestions(projectId)).some((x) => x.standardQuestionId === 25),
+      "the question 25 of the test options went",
+    ).toBe(false);
     expect((await acme("GET", `/api/v1/Questions(${q.body.id})`)).body.marketReachEnabled).toBe(true);
     const single = await acme("POST", "/api/v1/Questions", {
       projectId,
@@ -748,7 +794,10 @@ describe("trash", () => {
     expect(trashed.status).toBe(200);
     expect(trashed.body.value[0].id, "newest first").toBe(t);
     expect(trashed.body.value.map((r: { id: number }) => r.id)).toContain(1005);
-    expect(trashed.body.value.map((r: { id: number }) => r.id), "not Globex's").not.toContain(2004);
+    expect(
+      trashed.body.value.map((r: { id: number }) => r.id),
+      "not Globex's",
+    ).not.toContain(2004);
     const undo = await acme("POST", `/api/v1/TestOptions(${t})/Undelete`, {});
     expect(undo.status).toBe(200);
     expect(undo.body.deletedAt).toBe(null);
@@ -850,12 +899,13 @@ describe("org template questions", () => {
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     const list = await as("acmeViewer", 1003, "GET", "/api/v1/Questions/OrgTemplatesQuestions");
     expect(list.status, JSON.stringify(list.body)).toBe(200);
-    expect(list.body.value).toEqual([
-      expect.objectContaining({ id: t.body.id, clientId: 1002, clientName: "Acme Org", name: "Main supermarket", questionId: q.body.id }),
-    ]);
+    expect(list.body.value).toEqual([expect.objectContaining({ id: t.body.id, clientId: 1002, clientName: "Acme Org", name: "Main supermarket", questionId: q.body.id })]);
     expect(list.body.value[0].question.questionOptions.map((o: { optionText: string }) => o.optionText)).toEqual(["Countdown", "New World"]);
     const own = await acme("GET", "/api/v1/Questions/OrgTemplatesQuestions");
-    expect(own.body.value.map((x: { clientId: number }) => x.clientId), "the team's own templates are not the org's").not.toContain(1003);
+    expect(
+      own.body.value.map((x: { clientId: number }) => x.clientId),
+      "the team's own templates are not the org's",
+    ).not.toContain(1003);
     const one = await acme("GET", `/api/v1/Questions(${q.body.id})/OrgTemplatesQuestion`);
     expect(one.status).toBe(200);
     expect(one.body.name).toBe("Main supermarket");

@@ -82,7 +82,10 @@ test("create, cost, submit, approve with live events, duplicate, share, delete a
   }
   const targets = await api(uma, T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, {
     regionIds: [1, 2],
-    targets: [{ systemQuestionOptionId: 5100002, regionId: 1 }, { systemQuestionOptionId: 4500002, regionId: 2 }],
+    targets: [
+      { systemQuestionOptionId: 5100002, regionId: 1 },
+      { systemQuestionOptionId: 4500002, regionId: 2 },
+    ],
   });
   expect(targets.status, JSON.stringify(targets.body)).toBe(200);
   expect(targets.body.value).toHaveLength(2);
@@ -90,7 +93,10 @@ test("create, cost, submit, approve with live events, duplicate, share, delete a
   expect(regions.body.projectsRegions.map((r: { regionId: number }) => r.regionId).sort()).toEqual([1, 2]);
   expect(regions.body.testOptions).toHaveLength(2);
   const watchers = await api(uma, T, "GET", `/api/v1/ProjectWatchers?$filter=projectId eq ${id}&$select=userId&$orderby=userId`);
-  expect(watchers.body.value.map((w: { userId: number }) => w.userId), "the team watches its new projects").toEqual([9003, 9004, 9005]);
+  expect(
+    watchers.body.value.map((w: { userId: number }) => w.userId),
+    "the team watches its new projects",
+  ).toEqual([9003, 9004, 9005]);
 
   // 2. Its cost.
   const cost = await api(uma, T, "GET", `/api/v1/Projects(${id})/CreditCostNow`);

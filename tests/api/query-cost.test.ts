@@ -160,9 +160,15 @@ describe("the statement timeout", () => {
       return { got: () => got, p };
     };
     const tab = await Promise.all(Array.from({ length: 6 }, () => now(1)));
-    expect(tab.every((x) => x.got()), "a tab's six at once").toBe(true);
+    expect(
+      tab.every((x) => x.got()),
+      "a tab's six at once",
+    ).toBe(true);
     const more = await Promise.all([now(1), now(1)]);
-    expect(more.every((x) => x.got()), "and two more (a second tab, the CLI)").toBe(true);
+    expect(
+      more.every((x) => x.got()),
+      "and two more (a second tab, the CLI)",
+    ).toBe(true);
     const ninth = await now(1);
     expect(ninth.got(), "the ninth waits").toBe(false);
     const other = await now(2);

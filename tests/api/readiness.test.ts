@@ -77,7 +77,12 @@ describe("ReadinessCheck", () => {
     const id = await draft({ options: 0 });
     const res = await call(app, "acmeViewer", 1003, "GET", `/api/v1/Projects(${id})/ReadinessCheck`);
     expect(res.status, "a Viewer may read it").toBe(200);
-    expect(res.body).toEqual({ projectId: id, ready: false, problems: [{ code: "testOptions", message: "Add at least one test option: respondents have nothing to rate.", tab: "test-options", blocking: true }], shortfall: null });
+    expect(res.body).toEqual({
+      projectId: id,
+      ready: false,
+      problems: [{ code: "testOptions", message: "Add at least one test option: respondents have nothing to rate.", tab: "test-options", blocking: true }],
+      shortfall: null,
+    });
   });
 
   test("market reach framework: 1 test option is refused, 2 are enough", async () => {
@@ -105,9 +110,7 @@ describe("ReadinessCheck", () => {
     expect(codes((await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${id})/ReadinessCheck`)).body)).toEqual([]);
     await tdb.db`insert into projects_regions (client_id, project_id, region_id, sample_size, is_customer_panel) values (1003, ${id}, 2, 100, false)`;
     const res = await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${id})/ReadinessCheck`);
-    expect(res.body.problems).toEqual([
-      { code: "priceSensitivity.currencyCode", message: expect.stringContaining("AUD and NZD"), tab: "markets", blocking: true },
-    ]);
+    expect(res.body.problems).toEqual([{ code: "priceSensitivity.currencyCode", message: expect.stringContaining("AUD and NZD"), tab: "markets", blocking: true }]);
   });
 
   test("a Question project needs a question; no markets is a problem too", async () => {

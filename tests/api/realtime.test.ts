@@ -45,7 +45,10 @@ test("an event raised in one API process reaches a websocket client of the other
   const onB = await connect(b.base, tokenB);
 
   // Both join Acme Team A's channel with their channel tokens.
-  for (const [c, base, token] of [[onA, a.base, tokenA], [onB, b.base, tokenB]] as const) {
+  for (const [c, base, token] of [
+    [onA, a.base, tokenA],
+    [onB, b.base, tokenB],
+  ] as const) {
     const res = await fetch(`${base}/api/v1/Clients(1003)/GetChannelInfo`, { headers: { authorization: `Bearer ${token}`, clientId: "1003" } });
     expect(res.status).toBe(200);
     const { name, token: channelToken } = (await res.json()) as { name: string; token: string };

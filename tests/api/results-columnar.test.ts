@@ -46,7 +46,7 @@ beforeAll(async () => {
   app = testApp(tdb.db);
   const sql = tdb.db;
   const rand = rng(20261124);
-  const pick = <X,>(xs: X[]) => xs[Math.floor(rand() * xs.length)]!;
+  const pick = <X>(xs: X[]) => xs[Math.floor(rand() * xs.length)]!;
   [{ id: P }] = await sql<{ id: number }[]>`
     insert into projects (client_id, project_name, project_type_id, status_code, framework_id) values (${T}, 'Columnar', 1, 900, 1000) returning id`;
   for (const name of ["A", "B", "C"]) {
@@ -97,7 +97,16 @@ beforeAll(async () => {
       insert into project_survey_sessions (client_id, project_id, survey_session_id, survey_run_id, region_id, is_customer_panel, weight, week, completed_at, status)
       values (${T}, ${P}, ${ss}, ${run}, ${region}, ${customer}, ${Math.round((0.2 + rand() * 2.8) * 1000) / 1000}, ${rand() < 0.3 ? 1 + Math.floor(rand() * 4) : null}, ${at}, ${status}) returning id`;
     const base = { client_id: T, project_id: P, survey_run_id: run, survey_session_id: ss, project_survey_session_id: pss, region_id: region, is_customer_panel: customer };
-    const none = { project_question_id: null, question_id: null, standard_question_id: null, test_option_id: null, question_option_id: null, system_question_id: null, system_question_option_id: null, standard_answer_value: null };
+    const none = {
+      project_question_id: null,
+      question_id: null,
+      standard_question_id: null,
+      test_option_id: null,
+      question_option_id: null,
+      system_question_id: null,
+      system_question_option_id: null,
+      standard_answer_value: null,
+    };
     rows.push({ ...base, ...none, system_question_id: 45, system_question_option_id: pick(SYSTEM.slice(0, 3)) });
     if (rand() < 0.85) rows.push({ ...base, ...none, system_question_id: 51, system_question_option_id: pick(SYSTEM.slice(3)) });
     rows.push({ ...base, ...none, project_question_id: pqSingle, question_id: qSingle, question_option_id: pick(single) });
@@ -105,7 +114,15 @@ beforeAll(async () => {
     for (const to of tos) {
       if (rand() < 0.35) continue; // some see fewer options, a few none at all
       for (const s of [5, 3] as const) {
-        rows.push({ ...base, ...none, project_question_id: std[s].pq, question_id: std[s].qid, standard_question_id: s, test_option_id: to, standard_answer_value: rand() < 0.05 ? null : 1 + Math.floor(rand() * 4) });
+        rows.push({
+          ...base,
+          ...none,
+          project_question_id: std[s].pq,
+          question_id: std[s].qid,
+          standard_question_id: s,
+          test_option_id: to,
+          standard_answer_value: rand() < 0.05 ? null : 1 + Math.floor(rand() * 4),
+        });
       }
       for (const m of multi) if (rand() < 0.5) rows.push({ ...base, ...none, project_question_id: pqMulti, question_id: qMulti, test_option_id: to, question_option_id: m });
     }
@@ -142,7 +159,7 @@ function near(a: unknown, b: unknown, path = "$"): string | null {
   return Object.is(a, b) ? null : `${path}: ${String(a)} vs ${String(b)}`;
 }
 
-const some = <X,>(xs: X[]) => fc.option(fc.subarray(xs, { minLength: 1 }), { nil: undefined });
+const some = <X>(xs: X[]) => fc.option(fc.subarray(xs, { minLength: 1 }), { nil: undefined });
 const day = fc.integer({ min: 0, max: 11 }).map((d) => `2026-01-${String(1 + d).padStart(2, "0")}`);
 const filterArb: fc.Arbitrary<ResponseFilter> = fc
   .record(

@@ -13,8 +13,17 @@ import type { App } from "../../api/src/app.ts";
 
 const DIR = join(import.meta.dir, "../fixtures/stats");
 const data = parseCsvObjects(readFileSync(join(DIR, "xtab.csv"), "utf8")).rows;
-interface RefCell { column: string; n: number; nEff: number; value: number; se: number; ci: number[] }
-interface Ref { scenarios: { name: string; columns: string[]; rows: { row: string; cells: RefCell[] }[]; tests: { row: string; a: string; b: string; diff: number; se: number; p: number; pAdjusted: number }[] }[] }
+interface RefCell {
+  column: string;
+  n: number;
+  nEff: number;
+  value: number;
+  se: number;
+  ci: number[];
+}
+interface Ref {
+  scenarios: { name: string; columns: string[]; rows: { row: string; cells: RefCell[] }[]; tests: { row: string; a: string; b: string; diff: number; se: number; p: number; pAdjusted: number }[] }[];
+}
 const ref = JSON.parse(readFileSync(join(DIR, "xtab-reference.json"), "utf8")) as Ref;
 const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThan(1e-6);
 
@@ -51,7 +60,9 @@ beforeAll(async () => {
       const [{ id }] = await sql<{ id: number }[]>`insert into question_options (client_id, project_id, question_id, option_text, sort_order) values (${T}, ${P}, ${qid}, ${o}, ${i + 1}) returning id`;
       into.set(o, id);
     }
-    const [{ id: pq }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${P}, ${qid}, ${standard}, 3) returning id`;
+    const [{ id: pq }] = await sql<
+      { id: number }[]
+    >`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${P}, ${qid}, ${standard}, 3) returning id`;
     return { qid, pq };
   };
   const like = await question("Likability", 1, [], new Map(), 5);
@@ -67,7 +78,9 @@ beforeAll(async () => {
   }
   for (const r of data) {
     const region = REGION[r.market!]!;
-    const [{ id: ss }] = await sql<{ id: number }[]>`insert into survey_sessions (client_id, survey_run_id, region_id, status, completed_at) values (${T}, ${runs.get(r.market!)!}, ${region}, 'Complete', '2026-01-05T10:00:00Z') returning id`;
+    const [{ id: ss }] = await sql<
+      { id: number }[]
+    >`insert into survey_sessions (client_id, survey_run_id, region_id, status, completed_at) values (${T}, ${runs.get(r.market!)!}, ${region}, 'Complete', '2026-01-05T10:00:00Z') returning id`;
     const [{ id: pss }] = await sql<{ id: number }[]>`
       insert into project_survey_sessions (client_id, project_id, survey_session_id, survey_run_id, region_id, weight, completed_at)
       values (${T}, ${P}, ${ss}, ${runs.get(r.market!)!}, ${region}, ${Number(r.w)}, '2026-01-05T10:00:00Z') returning id`;
@@ -85,9 +98,13 @@ beforeAll(async () => {
     const keys = ["system_question_id", "system_question_option_id", "project_question_id", "question_id", "question_option_id", "standard_question_id", "test_option_id", "standard_answer_value"];
     await sql`insert into responses ${sql(rows.map((x) => ({ ...Object.fromEntries(keys.map((k) => [k, null])), ...x })))}`;
   }
-  [{ id: segmentF }] = await sql<{ id: number }[]>`insert into segments (client_id, project_id, name, responses_filters) values (${T}, ${P}, 'Women', ${sql.json({ filterIds: [4500002] })}) returning id`;
+  [{ id: segmentF }] = await sql<
+    { id: number }[]
+  >`insert into segments (client_id, project_id, name, responses_filters) values (${T}, ${P}, 'Women', ${sql.json({ filterIds: [4500002] })}) returning id`;
   // Another tenant's project and question.
-  const [{ id: G }] = await sql<{ id: number }[]>`insert into projects (client_id, project_name, project_type_id, status_code, framework_id) values (2001, 'Globex results', 1, 900, 1000) returning id`;
+  const [{ id: G }] = await sql<
+    { id: number }[]
+  >`insert into projects (client_id, project_name, project_type_id, status_code, framework_id) values (2001, 'Globex results', 1, 900, 1000) returning id`;
   const [{ id: gq }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (2001, ${G}, 'Secret', 1) returning id`;
   [{ id: globexQuestion }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, question_position_id) values (2001, ${G}, ${gq}, 3) returning id`;
 }, 120_000);
@@ -95,7 +112,11 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-type Body = { columns: { key: string; label: string; letter: string | null; variable: string | null }[]; rows: { key: string; label: string; cells: { n: number; nEff: number; value: number; se: number; ci: [number, number]; smallBase: boolean; higherThan: string[] }[] }[]; method: { tests: number; adjust: string; comparisons: string } };
+type Body = {
+  columns: { key: string; label: string; letter: string | null; variable: string | null }[];
+  rows: { key: string; label: string; cells: { n: number; nEff: number; value: number; se: number; ci: [number, number]; smallBase: boolean; higherThan: string[] }[] }[];
+  method: { tests: number; adjust: string; comparisons: string };
+};
 const url = (q: Record<string, string>) => `/api/v1/Responses/CrossTab?${new URLSearchParams({ projectId: String(P), ...q })}`;
 async function xtab(q: Record<string, string>) {
   const r = await call(app, "acmeViewer", T, "GET", url(q));
@@ -145,19 +166,29 @@ describe("CrossTab reproduces R survey", () => {
     expect(body.columns.slice(1).map((c) => c.letter)).toEqual(["A", "B", "C", "D", "E"]);
     const genderLabel: Record<string, string> = { F: "Female", M: "Male" };
     const ageLabel: Record<string, string> = { "18-34": "25-34", "35-54": "35-44", "55+": "55-64" };
-    expectScenario(body, "measure-by-gender-age", (r) => `option:${option.get(r)}`, (c) => {
-      if (c === "Total") return "total";
-      const [v, l] = c.split(":") as [string, string];
-      return v === "gender" ? `demographic:45:${genderLabel[l]}` : `demographic:51:${ageLabel[l]}`;
-    });
+    expectScenario(
+      body,
+      "measure-by-gender-age",
+      (r) => `option:${option.get(r)}`,
+      (c) => {
+        if (c === "Total") return "total";
+        const [v, l] = c.split(":") as [string, string];
+        return v === "gender" ? `demographic:45:${genderLabel[l]}` : `demographic:51:${ageLabel[l]}`;
+      },
+    );
   });
   test("intent by a multi-choice question (overlapping columns) and the market", async () => {
     const body = await xtab({ rows: `question:${pqIntent}`, banner: `question:${pqChannel},market` });
-    expectScenario(body, "question-by-channel-market", (r) => `option:${intentOption.get(r)}`, (c) => {
-      if (c === "Total") return "total";
-      const [v, l] = c.split(":") as [string, string];
-      return v === "channel" ? `question:${pqChannel}:${channelOption.get(l)}` : `market:${REGION[l]}`;
-    });
+    expectScenario(
+      body,
+      "question-by-channel-market",
+      (r) => `option:${intentOption.get(r)}`,
+      (c) => {
+        if (c === "Total") return "total";
+        const [v, l] = c.split(":") as [string, string];
+        return v === "channel" ? `question:${pqChannel}:${channelOption.get(l)}` : `market:${REGION[l]}`;
+      },
+    );
   });
   test("a saved filter set is a column; the filters narrow every cell", async () => {
     const body = await xtab({ rows: "measure:5", banner: `segment:${segmentF}`, filters: JSON.stringify({ regionIds: [1] }) });
@@ -196,7 +227,11 @@ describe("CrossTab refuses hostile input with the error shape", () => {
     await refused({ rows: `question:${pqText}`, banner: "market" }, 400, "rows");
     await refused({ rows: "measure:5", banner: `question:${pqText}` }, 400, "banner.0");
     // A standard measure is asked for as a measure.
-    await refused({ rows: `question:${(await tdb.db<{ id: number }[]>`select id from project_questions where project_id = ${P} and standard_question_id = 5`)[0]!.id}`, banner: "market" }, 400, "rows");
+    await refused(
+      { rows: `question:${(await tdb.db<{ id: number }[]>`select id from project_questions where project_id = ${P} and standard_question_id = 5`)[0]!.id}`, banner: "market" },
+      400,
+      "rows",
+    );
   });
   test("another tenant cannot read the project: 404, as if it did not exist", async () => {
     await refused({ rows: "measure:5", banner: "market" }, 404, undefined, "globexAdmin", 2001);
@@ -322,7 +357,9 @@ describe("ExportExcel: the Cross-tabs sheet", () => {
 
 describe("Scorecard under All markets", () => {
   test("total=markets: the scorecard's figures are QualResults' all-markets total", async () => {
-    const q = (await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&total=markets`)).body as { measures: { standardQuestionId: number; results: { testOptionId: number; top2: number }[] }[] };
+    const q = (await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&total=markets`)).body as {
+      measures: { standardQuestionId: number; results: { testOptionId: number; top2: number }[] }[];
+    };
     const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/Scorecard?projectId=${P}&total=markets`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const sq = r.body.standard.standardQuestionId as number;
@@ -410,7 +447,10 @@ describe("total=markets beyond the measures: questions, demographics and the cro
       close(row(sample).cells[0]!.value, h.share(rated, top2));
       expect(Math.abs(row(markets).cells[0]!.value - row(sample).cells[0]!.value)).toBeGreaterThan(1e-4);
       expect(row(markets).cells[0]!.n).toBe(data.filter(rated).length);
-      close(row(markets).cells[colF]!.value, h.share((r) => rated(r) && r.gender === "F", top2, h.f));
+      close(
+        row(markets).cells[colF]!.value,
+        h.share((r) => rated(r) && r.gender === "F", top2, h.f),
+      );
     }
   });
 });

@@ -14,7 +14,13 @@ import type { App } from "../../api/src/app.ts";
 
 const DIR = join(import.meta.dir, "../fixtures/stats");
 const csv = (f: string) => parseCsvObjects(readFileSync(join(DIR, f), "utf8")).rows;
-interface Ref { scenarios: { name: string; groups: { group: string; n: number; nEff: number; share: number; se: number; ci: number[] }[]; comparisons: { a: string; b: string; diff: number; se: number; p: number; pAdjusted: number; pBonferroni: number }[] }[] }
+interface Ref {
+  scenarios: {
+    name: string;
+    groups: { group: string; n: number; nEff: number; share: number; se: number; ci: number[] }[];
+    comparisons: { a: string; b: string; diff: number; se: number; p: number; pAdjusted: number; pBonferroni: number }[];
+  }[];
+}
 const ref = JSON.parse(readFileSync(join(DIR, "reference.json"), "utf8")) as Ref;
 const scenario = (name: string) => ref.scenarios.find((s) => s.name === name)!;
 const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThan(1e-6);
@@ -29,7 +35,9 @@ let reachOne: number;
 let reachTwo: number;
 
 async function session(sql: TestDb["db"], project: number, run: number, region: number, w: number) {
-  const [{ id: ss }] = await sql<{ id: number }[]>`insert into survey_sessions (client_id, survey_run_id, region_id, status, completed_at) values (${T}, ${run}, ${region}, 'Complete', '2026-01-05T10:00:00Z') returning id`;
+  const [{ id: ss }] = await sql<
+    { id: number }[]
+  >`insert into survey_sessions (client_id, survey_run_id, region_id, status, completed_at) values (${T}, ${run}, ${region}, 'Complete', '2026-01-05T10:00:00Z') returning id`;
   const [{ id: pss }] = await sql<{ id: number }[]>`
     insert into project_survey_sessions (client_id, project_id, survey_session_id, survey_run_id, region_id, weight, completed_at)
     values (${T}, ${project}, ${ss}, ${run}, ${region}, ${w}, '2026-01-05T10:00:00Z') returning id`;
@@ -47,8 +55,12 @@ beforeAll(async () => {
     option.set(o, id);
   }
   const [{ id: q5 }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P}, 'Likability', 1) returning id`;
-  const [{ id: pq5 }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${P}, ${q5}, 5, 5) returning id`;
-  const [{ id: notSure }] = await sql<{ id: number }[]>`insert into question_options (client_id, project_id, question_id, option_text, sort_order, is_not_sure) values (${T}, ${P}, ${q5}, 'Not sure', 5, true) returning id`;
+  const [{ id: pq5 }] = await sql<
+    { id: number }[]
+  >`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${P}, ${q5}, 5, 5) returning id`;
+  const [{ id: notSure }] = await sql<
+    { id: number }[]
+  >`insert into question_options (client_id, project_id, question_id, option_text, sort_order, is_not_sure) values (${T}, ${P}, ${q5}, 'Not sure', 5, true) returning id`;
   // The markets on regions of the reference data (the labels only name strata).
   const region: Record<string, number> = { GB: 1, DE: 2, FR: 15 };
   const runs = new Map<string, number>();
@@ -61,7 +73,9 @@ beforeAll(async () => {
   [{ id: reachOne }] = await sql<{ id: number }[]>`insert into question_options (client_id, project_id, question_id, option_text, sort_order) values (${T}, ${P}, ${qR}, 'One', 1) returning id`;
   [{ id: reachTwo }] = await sql<{ id: number }[]>`insert into question_options (client_id, project_id, question_id, option_text, sort_order) values (${T}, ${P}, ${qR}, 'Two', 2) returning id`;
   const [{ id: pqR }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, question_position_id) values (${T}, ${P}, ${qR}, 3) returning id`;
-  const [{ id: mr }] = await sql<{ id: number }[]>`insert into project_market_reach (client_id, project_id, question_id, reach_depth, max_combination_size) values (${T}, ${P}, ${qR}, 1, 2) returning id`;
+  const [{ id: mr }] = await sql<
+    { id: number }[]
+  >`insert into project_market_reach (client_id, project_id, question_id, reach_depth, max_combination_size) values (${T}, ${P}, ${qR}, 1, 2) returning id`;
   await sql`insert into project_market_reach_options (client_id, project_market_reach_id, question_option_id, sort_order) values (${T}, ${mr}, ${reachOne}, 1), (${T}, ${mr}, ${reachTwo}, 2)`;
   const byResp = new Map<string, Record<string, string>[]>();
   for (const r of csv("sequential.csv")) (byResp.get(r.respondent!) ?? byResp.set(r.respondent!, []).get(r.respondent!)!).push(r);
@@ -80,7 +94,9 @@ beforeAll(async () => {
   // A tracker: two waves, a run per market and wave (wave_number on its schedule).
   [{ id: W }] = await sql<{ id: number }[]>`insert into projects (client_id, project_name, project_type_id, status_code, framework_id) values (${T}, 'R waves', 1, 900, 1000) returning id`;
   const [{ id: wq }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${W}, 'Likability', 1) returning id`;
-  const [{ id: wpq }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${W}, ${wq}, 5, 5) returning id`;
+  const [{ id: wpq }] = await sql<
+    { id: number }[]
+  >`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${W}, ${wq}, 5, 5) returning id`;
   const waveRuns = new Map<string, number>();
   for (const r of csv("waves.csv")) {
     if (!waveRuns.has(r.run!)) {
@@ -175,11 +191,16 @@ describe("markets: the market-by-market table and the all-markets total", () => 
     for (const m of body.markets) expectCells(m.measures[0]!.results, `sequential-market-${market[m.regionId]}`);
   });
   test("all markets weighted by population, disclosed with the sources (R: weights rescaled per market)", async () => {
-    const body = (await qual({})) as unknown as { allMarkets: { weighting: string; note: string | null; shares: { regionId: number; source: string | null; share: number }[]; measures: { results: Cell[] }[] } };
+    const body = (await qual({})) as unknown as {
+      allMarkets: { weighting: string; note: string | null; shares: { regionId: number; source: string | null; share: number }[]; measures: { results: Cell[] }[] };
+    };
     expect(body.allMarkets.weighting).toBe("population");
     expect(body.allMarkets.note).toBe(null);
     expect(body.allMarkets.shares.every((x) => x.source !== null)).toBe(true);
-    close(body.allMarkets.shares.reduce((a, x) => a + x.share, 0), 1);
+    close(
+      body.allMarkets.shares.reduce((a, x) => a + x.share, 0),
+      1,
+    );
     expectCells(body.allMarkets.measures[0]!.results, "sequential-population", false);
   });
   test("by sample when chosen: the total equals the sample-weighted measures", async () => {

@@ -72,7 +72,10 @@ describe("the results pages of SPEC 2, on the demo projects", () => {
   test("{tab} (the overview of all results): measures against the default benchmark, counts per option", async () => {
     const q = await qual(ids.idea!, "&benchmarkTypeId=1");
     expect(measures(q).length, "top-2-boxes per measure and concept").toBeGreaterThan(0);
-    expect(measures(q).every((m) => m.n > 0), "every cell has respondents").toBe(true);
+    expect(
+      measures(q).every((m) => m.n > 0),
+      "every cell has respondents",
+    ).toBe(true);
     const counts = await get(`/api/v1/Projects(${ids.idea})/ResponsesCount`);
     expect(counts.value.length, "respondents per concept").toBe(3);
   });
@@ -80,7 +83,10 @@ describe("the results pages of SPEC 2, on the demo projects", () => {
   test("summary: measures, counts and the benchmarks to read them against", async () => {
     expect(measures(await qual(ids.idea!)).length).toBeGreaterThan(0);
     const b = await get(`/api/v1/Projects(${ids.idea})/Benchmarks`);
-    expect(b.value.some((x: { isAvailable: boolean; benchmarkTypeId: number }) => x.isAvailable && x.benchmarkTypeId > 0), "an available norm").toBe(true);
+    expect(
+      b.value.some((x: { isAvailable: boolean; benchmarkTypeId: number }) => x.isAvailable && x.benchmarkTypeId > 0),
+      "an available norm",
+    ).toBe(true);
     const w = await get(`/api/v1/Responses/WeightSum?projectId=${ids.idea}`);
     expect(w.count, "weighted respondents").toBeGreaterThan(0);
   });
@@ -105,7 +111,10 @@ describe("the results pages of SPEC 2, on the demo projects", () => {
   test("text/{projectQuestionId}: the open answers, counted, with their themes", async () => {
     const v = await verbatims(ids.question!, pq.followUpText!);
     expect(v.value.length).toBeGreaterThan(0);
-    expect(v.value.some((x: { themes: unknown[]; sentiment: string | null }) => x.themes.length > 0 && x.sentiment !== null), "coded answers").toBe(true);
+    expect(
+      v.value.some((x: { themes: unknown[]; sentiment: string | null }) => x.themes.length > 0 && x.sentiment !== null),
+      "coded answers",
+    ).toBe(true);
     const n = await get(`/api/v1/TextResponses/VerbatimCount?projectId=${ids.question}&projectQuestionId=${pq.followUpText}`);
     expect(n.count, "a count").toBeGreaterThan(0);
   });
@@ -133,14 +142,20 @@ describe("the results pages of SPEC 2, on the demo projects", () => {
     const [{ id: to }] = await tdb.db<{ id: number }[]>`select id from test_options where project_id = ${ids.idea!} order by sort_order, id limit 1`;
     const q = await qual(ids.idea!, `&filters=${encodeURIComponent(JSON.stringify({ testOptionIds: [to] }))}`);
     expect(measures(q).length).toBeGreaterThan(0);
-    expect(measures(q).every((m) => m.testOptionId === to), "only that concept").toBe(true);
+    expect(
+      measures(q).every((m) => m.testOptionId === to),
+      "only that concept",
+    ).toBe(true);
     const v = await verbatims(ids.idea!, pq.likeMost!, `&testOptionId=${to}`);
     expect(v.value.length, "its verbatims").toBeGreaterThan(0);
   });
 
   test("h2h/{tab}: concepts head to head, each tested against the others", async () => {
     const m = measures(await qual(ids.idea!));
-    expect(m.every((x) => x.vsOthers.length === 2), "three concepts: two comparisons each").toBe(true);
+    expect(
+      m.every((x) => x.vsOthers.length === 2),
+      "three concepts: two comparisons each",
+    ).toBe(true);
   });
 
   test("price-sensitivity: Van Westendorp per test option", async () => {
@@ -174,7 +189,10 @@ describe("the results pages of SPEC 2, on the demo projects", () => {
   test("npd-text/{projectQuestionId}: the NPD tracker's open answers, counted, with their themes", async () => {
     const v = await verbatims(ids.npd!, pq.npdText!);
     expect(v.value.length).toBeGreaterThan(0);
-    expect(v.value.some((x: { themes: unknown[]; sentiment: string | null }) => x.themes.length > 0 && x.sentiment !== null), "coded answers").toBe(true);
+    expect(
+      v.value.some((x: { themes: unknown[]; sentiment: string | null }) => x.themes.length > 0 && x.sentiment !== null),
+      "coded answers",
+    ).toBe(true);
     const n = await get(`/api/v1/TextResponses/VerbatimCount?projectId=${ids.npd}&projectQuestionId=${pq.npdText}`);
     expect(n.count, "every wave's respondents answered it").toBe(4 * 100);
   });

@@ -78,7 +78,12 @@ describe("Projects({key})/SimulatedRespondents", () => {
     expect(men.simulated, "the men are people here").toBe(0);
     expect(women.simulated).toBe(women.n);
     expect(all.simulated, "everyone but the men").toBe(all.n - men.n);
-    expect((await said(mixed)).body).toEqual({ projectId: mixed, respondents: all.n, simulated: all.n - men.n, words: `${(all.n - men.n).toLocaleString("en")} of the ${all.n.toLocaleString("en")} respondents are ${SAID}` });
+    expect((await said(mixed)).body).toEqual({
+      projectId: mixed,
+      respondents: all.n,
+      simulated: all.n - men.n,
+      words: `${(all.n - men.n).toLocaleString("en")} of the ${all.n.toLocaleString("en")} respondents are ${SAID}`,
+    });
     expect((await said(mixed, { filterIds: [MALE] })).body).toEqual({ projectId: mixed, respondents: men.n, simulated: 0, words: null });
     expect((await said(mixed, { filterIds: [FEMALE] })).body.words).toBe(`All ${women.n.toLocaleString("en")} respondents are ${SAID}`);
   });
@@ -128,7 +133,14 @@ const cited = (words: string) => new RegExp(words.replace(/[.*+?^${}()|[\]\\]/g,
 async function grounded(projectId: number, t: Written) {
   const ctx = await w.ctxOf(USER, team);
   const pc = await projectContext(w.tdb.db, ctx, projectId);
-  const labels = [pc.projectName, pc.objective, ...pc.testOptions.map((o) => o.name), ...pc.measures.map((m) => m.title), ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]), ...pc.regions.map((r) => r.name)];
+  const labels = [
+    pc.projectName,
+    pc.objective,
+    ...pc.testOptions.map((o) => o.name),
+    ...pc.measures.map((m) => m.title),
+    ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]),
+    ...pc.regions.map((r) => r.name),
+  ];
   await expectGrounded(w.tdb.db, ctx, projectId, t.content, t.figures, labels);
 }
 

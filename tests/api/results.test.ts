@@ -42,7 +42,9 @@ beforeAll(async () => {
   const [{ id: qQ }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P}, 'Which?', 2) returning id`;
   [{ id: o1 }] = await sql<{ id: number }[]>`insert into question_options (client_id, project_id, question_id, option_text, sort_order) values (${T}, ${P}, ${qQ}, 'One', 1) returning id`;
   [{ id: o2 }] = await sql<{ id: number }[]>`insert into question_options (client_id, project_id, question_id, option_text, sort_order) values (${T}, ${P}, ${qQ}, 'Two', 2) returning id`;
-  const [{ id: pq5 }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${P}, ${q5}, 5, 5) returning id`;
+  const [{ id: pq5 }] = await sql<
+    { id: number }[]
+  >`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${P}, ${q5}, 5, 5) returning id`;
   [{ id: pqQ }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, question_position_id) values (${T}, ${P}, ${qQ}, 3) returning id`;
   [{ id: run1 }] = await sql<{ id: number }[]>`insert into survey_runs (client_id, region_id, schedule_date, survey_status_id) values (${T}, 1, '2026-01-05', 90) returning id`;
   [{ id: run2 }] = await sql<{ id: number }[]>`insert into survey_runs (client_id, region_id, schedule_date, survey_status_id, sample_provider_id) values (${T}, 2, '2026-01-10', 90, 2) returning id`;
@@ -161,7 +163,10 @@ describe("counts, weights, demographics and question results", () => {
     expect(r.body.weight).toBeCloseTo(4.5, 10);
     expect(r.body.nEff).toBeCloseTo(3.24, 10);
     expect(r.body.deff).toBeCloseTo(4 / 3.24, 10);
-    expect(r.body.byRegion.map((x: { regionId: number; count: number }) => [x.regionId, x.count])).toEqual([[1, 3], [2, 1]]);
+    expect(r.body.byRegion.map((x: { regionId: number; count: number }) => [x.regionId, x.count])).toEqual([
+      [1, 3],
+      [2, 1],
+    ]);
   });
   test("DemographicsResults: weighted shares", async () => {
     const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/DemographicsResults?projectId=${P}`);
@@ -237,7 +242,12 @@ describe("price sensitivity, market reach, waves and verbatims", () => {
     const sessions = await sql<{ sid: number; pss: number; run: number; region: number; w: number }[]>`
       select survey_session_id as sid, id as pss, survey_run_id as run, region_id as region, weight as w from project_survey_sessions where project_id = ${P} order by id`;
     // Prices for A: s1 2/4/6/8, s2 3/5/7/9 (w 2), s3 out of order (5/4/6/8: invalid), s4 1/2/3/4 (w 0.5).
-    const prices: [number, number, number, number][] = [[2, 4, 6, 8], [3, 5, 7, 9], [5, 4, 6, 8], [1, 2, 3, 4]];
+    const prices: [number, number, number, number][] = [
+      [2, 4, 6, 8],
+      [3, 5, 7, 9],
+      [5, 4, 6, 8],
+      [1, 2, 3, 4],
+    ];
     const [{ id: qp }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P}, 'Price', 1) returning id`;
     const [{ id: qt }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P}, 'Why?', 3) returning id`;
     [{ id: pqText }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, question_position_id) values (${T}, ${P}, ${qt}, 3) returning id`;
@@ -251,7 +261,9 @@ describe("price sensitivity, market reach, waves and verbatims", () => {
                 values (${T}, ${P}, ${s.run}, ${s.sid}, ${s.pss}, ${s.region}, ${pqText}, ${qt}, ${texts[i]!}, ${`2026-01-0${i + 1}T10:00:00Z`})`;
     }
     // Market reach over the options of the multiple-choice question Q.
-    const [{ id: m }] = await sql<{ id: number }[]>`insert into project_market_reach (client_id, project_id, question_id, reach_depth, max_combination_size) values (${T}, ${P}, (select question_id from project_questions where id = ${pqQ}), 1, 2) returning id`;
+    const [{ id: m }] = await sql<
+      { id: number }[]
+    >`insert into project_market_reach (client_id, project_id, question_id, reach_depth, max_combination_size) values (${T}, ${P}, (select question_id from project_questions where id = ${pqQ}), 1, 2) returning id`;
     await sql`insert into project_market_reach_options (client_id, project_market_reach_id, question_option_id, sort_order) values (${T}, ${m}, ${o1}, 1), (${T}, ${m}, ${o2}, 2)`;
     // Waves: run 1 is wave 1, run 2 wave 2.
     await sql`insert into project_schedules (client_id, project_id, region_id, survey_run_id, schedule_date, wave_number) values
@@ -365,7 +377,18 @@ describe("exports", () => {
     await wb.xlsx.load((await res.arrayBuffer()) as never);
     expect(wb.worksheets.map((w) => w.name)).toEqual(["Cover", "Summary", "Markets", "Waves", "Cross-tabs", "Q1 Which", "Demographics", "Quality", "Data"]);
     // Respondent quality before weighting: one row per survey run, with counts per reason.
-    expect((wb.getWorksheet("Quality")!.getRow(1).values as unknown[]).slice(1)).toEqual(["Survey run", "Market", "Valid completes", "Excluded", "speeder", "straightliner", "attention", "duplicate", "gibberish", "pasted"]);
+    expect((wb.getWorksheet("Quality")!.getRow(1).values as unknown[]).slice(1)).toEqual([
+      "Survey run",
+      "Market",
+      "Valid completes",
+      "Excluded",
+      "speeder",
+      "straightliner",
+      "attention",
+      "duplicate",
+      "gibberish",
+      "pasted",
+    ]);
     const ws = wb.getWorksheet("Summary")!;
     const header = (ws.getRow(1).values as unknown[]).slice(1);
     const row = ws.getRow(2);
@@ -401,9 +424,18 @@ describe("exports", () => {
       const cells: unknown[] = [];
       wb.getWorksheet("Data")!.eachRow((row) => row.eachCell((c) => cells.push(c.value)));
       const texts = cells.filter((v): v is string => typeof v === "string");
-      expect(texts.some((t) => t.startsWith("'=cmd|' /C calc'!A0")), "the chosen option's text, escaped").toBe(true);
-      expect(texts.filter((t) => /^[=+\-@\t\r]/.test(t)), "no cell starts like a formula").toEqual([]);
-      expect(cells.some((c) => typeof c === "object" && c !== null && "formula" in c), "no formula cells at all").toBe(false);
+      expect(
+        texts.some((t) => t.startsWith("'=cmd|' /C calc'!A0")),
+        "the chosen option's text, escaped",
+      ).toBe(true);
+      expect(
+        texts.filter((t) => /^[=+\-@\t\r]/.test(t)),
+        "no cell starts like a formula",
+      ).toEqual([]);
+      expect(
+        cells.some((c) => typeof c === "object" && c !== null && "formula" in c),
+        "no formula cells at all",
+      ).toBe(false);
     } finally {
       await tdb.db`update test_options set concept_text = 'A' where id = ${A}`;
       await tdb.db`update question_options set option_text = 'One' where id = ${o1}`;

@@ -72,7 +72,14 @@ describe("app_enter's tenant scope and its login session (migration 0009), calle
     tdb.db.begin(async (tx) => {
       const [r] = await tx<{ role: number | null }[]>`select app_enter(${user}, ${client}, ${descendants}, ${session}::uuid) as role`;
       const [s] = await tx<{ ids: string }[]>`select current_setting('app.client_ids') as ids`;
-      return { role: r!.role, ids: s!.ids.split(",").filter(Boolean).map(Number).sort((a, b) => a - b) };
+      return {
+        role: r!.role,
+        ids: s!.ids
+          .split(",")
+          .filter(Boolean)
+          .map(Number)
+          .sort((a, b) => a - b),
+      };
     });
 
   test("an enterprise's descendants reach its grandchildren (the teams under its org)", async () => {

@@ -15,8 +15,23 @@ import type { SsoDeps } from "../../api/src/auth/sso.ts";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { login, refreshCookie, testPasswords } from "../helpers/app.ts";
 import {
-  ACS, DOMAIN, IDP_CERT, IDP_ENTITY_ID, IDP_KEY, IDP_SSO_URL, OTHER_KEY, PUBLIC_URL, SP_ENTITY_ID, pem, minutes,
-  postAcs as idpPostAcs, response, signedAssertion, startLogin as idpStartLogin, type AssertionOpts, type AuthnRequest,
+  ACS,
+  DOMAIN,
+  IDP_CERT,
+  IDP_ENTITY_ID,
+  IDP_KEY,
+  IDP_SSO_URL,
+  OTHER_KEY,
+  PUBLIC_URL,
+  SP_ENTITY_ID,
+  pem,
+  minutes,
+  postAcs as idpPostAcs,
+  response,
+  signedAssertion,
+  startLogin as idpStartLogin,
+  type AssertionOpts,
+  type AuthnRequest,
 } from "../helpers/saml-idp.ts";
 
 let tdb: TestDb;
@@ -151,7 +166,10 @@ describe("CreateSaml and UpdateSaml", () => {
       const res = await api(adminToken, "POST", "/api/v1/CognitoIdps/CreateSaml", 1001, body);
       const out = (await res.json()) as { errors?: { path: string }[] };
       expect(res.status, `${name}: ${JSON.stringify(out)}`).toBe(400);
-      expect(out.errors?.map((e) => e.path), name).toContain(field);
+      expect(
+        out.errors?.map((e) => e.path),
+        name,
+      ).toContain(field);
     }
   });
 
@@ -389,8 +407,7 @@ describe("SAML sign-in", () => {
   });
 
   test("a malformed post, an unknown domain and an unconfigured IdP go to the error page", async () => {
-    const post = (body: string) =>
-      app.request("/auth/Saml/Acs", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+    const post = (body: string) => app.request("/auth/Saml/Acs", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
     let res = await post("");
     expect(res.status).toBe(302);
     expectRefused(new URL(res.headers.get("location")!), "bad_request");

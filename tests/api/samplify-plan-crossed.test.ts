@@ -24,13 +24,32 @@ const def = {
   targets: [],
   screener: [],
   demographics: [
-    question(42, "Region", [[AUCKLAND, "Auckland"], [WELLINGTON, "Wellington"]]),
-    question(45, "Gender", [[MALE, "Male"], [FEMALE, "Female"], [ANOTHER, "Another gender"]]),
-    question(51, "Age group", [[AGE_18, "18-24"], [AGE_25, "25-34"]]),
-    question(52, "Household", [[5200001, "Single"], [5200002, "Couple"]]),
+    question(42, "Region", [
+      [AUCKLAND, "Auckland"],
+      [WELLINGTON, "Wellington"],
+    ]),
+    question(45, "Gender", [
+      [MALE, "Male"],
+      [FEMALE, "Female"],
+      [ANOTHER, "Another gender"],
+    ]),
+    question(51, "Age group", [
+      [AGE_18, "18-24"],
+      [AGE_25, "25-34"],
+    ]),
+    question(52, "Household", [
+      [5200001, "Single"],
+      [5200002, "Couple"],
+    ]),
   ],
   crossed: [
-    { keys: ["s42", "s52"], cells: [{ optionIds: [AUCKLAND, 5200001], cap: 100 }, { optionIds: [WELLINGTON, 5200002], cap: 100 }] },
+    {
+      keys: ["s42", "s52"],
+      cells: [
+        { optionIds: [AUCKLAND, 5200001], cap: 100 },
+        { optionIds: [WELLINGTON, 5200002], cap: 100 },
+      ],
+    },
     {
       keys: ["s45", "s51"],
       cells: [
@@ -51,9 +70,27 @@ test("a gender × age crossing goes as nested quota cells at their caps; the reg
       {
         name: "Gender × Age group",
         quotaCells: [
-          { quotaNodes: [{ attributeId: "11", options: ["1"] }, { attributeId: "13", options: ["18-24"] }], count: 50 },
-          { quotaNodes: [{ attributeId: "11", options: ["1"] }, { attributeId: "13", options: ["25-34"] }], count: 50 },
-          { quotaNodes: [{ attributeId: "11", options: ["2"] }, { attributeId: "13", options: ["18-24"] }], count: 60 },
+          {
+            quotaNodes: [
+              { attributeId: "11", options: ["1"] },
+              { attributeId: "13", options: ["18-24"] },
+            ],
+            count: 50,
+          },
+          {
+            quotaNodes: [
+              { attributeId: "11", options: ["1"] },
+              { attributeId: "13", options: ["25-34"] },
+            ],
+            count: 50,
+          },
+          {
+            quotaNodes: [
+              { attributeId: "11", options: ["2"] },
+              { attributeId: "13", options: ["18-24"] },
+            ],
+            count: 60,
+          },
         ],
       },
     ],
@@ -63,6 +100,16 @@ test("a gender × age crossing goes as nested quota cells at their caps; the reg
     `"Gender × Age group": the cell "Another gender", "25-34" (40 completes) is not sent: it has no Dynata option`,
   ]);
   // The loopback fake, which checks a plan against the reference's attributes, takes it.
-  const item = { extLineItemId: "run-1", title: "t", countryISOCode: "NZ", languageISOCode: "en", indicativeIncidence: 20, daysInField: 5, lengthOfInterview: 5, targets: [{ type: "COMPLETE", count: 200 }], quotaPlan };
+  const item = {
+    extLineItemId: "run-1",
+    title: "t",
+    countryISOCode: "NZ",
+    languageISOCode: "en",
+    indicativeIncidence: 20,
+    daysInField: 5,
+    lengthOfInterview: 5,
+    targets: [{ type: "COMPLETE", count: 200 }],
+    quotaPlan,
+  };
   expect(lineItemProblems(item)).toBeNull();
 });

@@ -31,7 +31,10 @@ test("a notification raised through process B reaches a websocket connected to p
   expect(m.channel, "the admin's own channel, served by process A").toBe("user-9003");
   // The stored notification is the same one, readable through either process.
   const stored = await liveCall(a.base, ada, null, "GET", "/api/v1/Notifications/All");
-  expect(stored.body.value.some((n: { id: number }) => n.id === (m.data as { notificationId: number }).notificationId), "stored notification listed").toBe(true);
+  expect(
+    stored.body.value.some((n: { id: number }) => n.id === (m.data as { notificationId: number }).notificationId),
+    "stored notification listed",
+  ).toBe(true);
   sock.ws.close();
 }, 60_000);
 

@@ -70,8 +70,7 @@ async function statusOf(id: number): Promise<number> {
 async function logsOf(projectId: number): Promise<{ id: number; type: number; amount: number; by: number | null }[]> {
   return tdb.db`select id, type, credit_amount::float8 as amount, created_by_user_id as by from credit_logs where project_id = ${projectId} order by id`;
 }
-const setScheduling = (projectId: number, body: unknown, who = "acmeUser", clientId = 1003) =>
-  call(app, who, clientId, "POST", `/api/v1/Projects(${projectId})/UpdateProjectScheduling`, body);
+const setScheduling = (projectId: number, body: unknown, who = "acmeUser", clientId = 1003) => call(app, who, clientId, "POST", `/api/v1/Projects(${projectId})/UpdateProjectScheduling`, body);
 
 /** A project submitted (Admin: straight to 100) with 3 waves every 2 weeks from next week. */
 async function submittedTracker(clientId = 1003): Promise<number> {
@@ -219,8 +218,12 @@ describe("ToRun, SyncDates, SyncNpdDates", () => {
     const weeks = await tdb.db<{ regionId: number; week: number }[]>`
       select region_id as "regionId", week from project_weeks where project_id = ${id} order by region_id, week`;
     expect(weeks.map((w) => [w.regionId, w.week])).toEqual([
-      [1, 11], [1, 19], [1, 27],
-      [2, 11], [2, 19], [2, 27],
+      [1, 11],
+      [1, 19],
+      [1, 27],
+      [2, 11],
+      [2, 19],
+      [2, 27],
     ]);
     const st = await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${id})/SchedulingState`);
     expect(st.body.regions[0].upcoming.map((u: { weekBand: string }) => u.weekBand)).toEqual(["9-16", "17-25", "26+"]);
@@ -259,7 +262,17 @@ describe("the scheduler", () => {
     await tdb.db`update project_schedules set schedule_date = ${today}::date where project_id = ${id} and wave_number = 2`;
     const cost = (await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${id})/CreditCostNow`)).body.total as number;
 
-    const third = await schedulerJob.handler({ data: {}, jobId: "test", name: schedulerJob.name, origin: { userId: 5380, clientId: null }, attempt: 1, db: tdb.db, queue: undefined as never, signal: new AbortController().signal, progress: async () => {} });
+    const third = await schedulerJob.handler({
+      data: {},
+      jobId: "test",
+      name: schedulerJob.name,
+      origin: { userId: 5380, clientId: null },
+      attempt: 1,
+      db: tdb.db,
+      queue: undefined as never,
+      signal: new AbortController().signal,
+      progress: async () => {},
+    });
     expect(third.outcomes.find((o) => o.projectId === id)).toMatchObject({ outcome: "started", waveNumber: 2, charged: cost, statusCode: 300 });
     const charges = (await logsOf(id)).filter((l) => !logs0.some((o) => o.id === l.id));
     expect(charges.length).toBe(2);

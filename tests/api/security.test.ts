@@ -60,10 +60,13 @@ describe("headers", () => {
       // by their SHA-256, computed here with node:crypto (issue 35: this compared the header with
       // the function that made it).
       const html = await res.text();
-      const hashes = (tag: "script" | "style") =>
-        [...new Set([...html.matchAll(new RegExp(`<${tag}\\b([^>]*)>([\\s\\S]*?)</${tag}>`, "gi"))]
-          .filter((m) => tag === "style" || (!/\bsrc\s*=/.test(m[1]!) && m[2]!.trim() !== "" && !/application\/(ld\+)?json/i.test(m[1]!)))
-          .map((m) => `'sha256-${createHash("sha256").update(m[2]!).digest("base64")}'`))];
+      const hashes = (tag: "script" | "style") => [
+        ...new Set(
+          [...html.matchAll(new RegExp(`<${tag}\\b([^>]*)>([\\s\\S]*?)</${tag}>`, "gi"))]
+            .filter((m) => tag === "style" || (!/\bsrc\s*=/.test(m[1]!) && m[2]!.trim() !== "" && !/application\/(ld\+)?json/i.test(m[1]!)))
+            .map((m) => `'sha256-${createHash("sha256").update(m[2]!).digest("base64")}'`),
+        ),
+      ];
       const scripts = hashes("script");
       const styles = hashes("style");
       hashed += scripts.length + styles.length;
@@ -89,7 +92,11 @@ describe("headers", () => {
     const frozen = () => {
       const res = new Response("plain text", { headers: { "content-type": "text/plain", "x-kept": "yes" } });
       for (const m of ["set", "append", "delete"] as const) {
-        Object.defineProperty(res.headers, m, { value: () => { throw new TypeError("immutable headers"); } });
+        Object.defineProperty(res.headers, m, {
+          value: () => {
+            throw new TypeError("immutable headers");
+          },
+        });
       }
       return res;
     };
@@ -104,7 +111,9 @@ describe("headers", () => {
   });
 
   test("the CSP hashes inline scripts and styles, skips external and JSON-data scripts", async () => {
-    const csp = await contentSecurityPolicy(`<script src="/a.js"></script><script>run()</script><style>b{}</style><script type="application/json">{"x":1}</script>`, { imageOrigins: ["https://s3.example"] });
+    const csp = await contentSecurityPolicy(`<script src="/a.js"></script><script>run()</script><style>b{}</style><script type="application/json">{"x":1}</script>`, {
+      imageOrigins: ["https://s3.example"],
+    });
     expect(csp).toContain(`script-src 'self' 'sha256-${Buffer.from(new Bun.CryptoHasher("sha256").update("run()").digest()).toString("base64")}'`);
     expect(csp).toContain(`style-src 'self' 'sha256-${Buffer.from(new Bun.CryptoHasher("sha256").update("b{}").digest()).toString("base64")}'`);
     expect(csp.match(/sha256-/g)?.length, "two inline blocks").toBe(2);
@@ -139,7 +148,12 @@ describe("limits", () => {
         c.close();
       },
     });
-    const chunked = await app.request("/api/v1/Projects", { method: "POST", headers: { authorization: "Bearer acmeUser", clientId: "1003", "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
+    const chunked = await app.request("/api/v1/Projects", {
+      method: "POST",
+      headers: { authorization: "Bearer acmeUser", clientId: "1003", "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expect(chunked.status, "a streamed body is counted too").toBe(413);
   });
 
@@ -276,7 +290,10 @@ describe("dependency audit", () => {
     const report = {
       lodash: [{ id: 1, severity: "high", title: "Prototype pollution", url: "https://github.com/advisories/GHSA-x" }],
       ms: [{ id: 2, severity: "moderate", title: "ReDoS" }],
-      minimist: [{ id: 3, severity: "critical", title: "Prototype pollution" }, { id: 4, severity: "low", title: "x" }],
+      minimist: [
+        { id: 3, severity: "critical", title: "Prototype pollution" },
+        { id: 4, severity: "low", title: "x" },
+      ],
     };
     expect(highSeverity(report).map((h) => `${h.pkg} ${h.advisory.severity}`)).toEqual(["lodash high", "minimist critical"]);
     expect(highSeverity({ ms: [{ severity: "moderate" }] }), "moderate alone passes").toEqual([]);

@@ -9,7 +9,11 @@ import { parseCsvObjects } from "@ideally/analytics/csv";
 import { sentimentOf, type SentimentLabel } from "@ideally/analytics/verbatims";
 
 const LABELS: SentimentLabel[] = ["Positive", "Negative", "Mixed", "Neutral"];
-const rows = parseCsvObjects(readFileSync(join(import.meta.dir, "../fixtures/sentiment/labelled.csv"), "utf8")).rows.map((r) => ({ id: Number(r.id), text: r.text!, label: r.label as SentimentLabel }));
+const rows = parseCsvObjects(readFileSync(join(import.meta.dir, "../fixtures/sentiment/labelled.csv"), "utf8")).rows.map((r) => ({
+  id: Number(r.id),
+  text: r.text!,
+  label: r.label as SentimentLabel,
+}));
 
 function accuracy(set: typeof rows) {
   const confusion = Object.fromEntries(LABELS.map((l) => [l, Object.fromEntries(LABELS.map((m) => [m, 0]))])) as Record<SentimentLabel, Record<SentimentLabel, number>>;

@@ -44,7 +44,10 @@ test("the recipient cannot change the shared project", async () => {
 });
 
 test("every shared set's table has the shared_read policy, and only those", async () => {
-  const shared = [...registry.sets.values()].filter((s) => s.scope === "shared" && !s.view).map((s) => s.table).sort();
+  const shared = [...registry.sets.values()]
+    .filter((s) => s.scope === "shared" && !s.view)
+    .map((s) => s.table)
+    .sort();
   const rows = await tdb.db<{ tablename: string }[]>`select tablename from pg_policies where policyname = 'shared_read' order by tablename`;
   expect(rows.map((r) => r.tablename)).toEqual(shared);
 });

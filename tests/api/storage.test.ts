@@ -31,7 +31,10 @@ describe("tokens", () => {
     expect(await verifyFileToken(key, token, "put", (exp + 1) * 1000)).toEqual({ ok: false, problem: "expired" });
     const [body, sig] = token.split(".");
     const claims = JSON.parse(atob(body!.replace(/-/g, "+").replace(/_/g, "/")));
-    const forged = btoa(JSON.stringify({ ...claims, m: 10 ** 12 })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const forged = btoa(JSON.stringify({ ...claims, m: 10 ** 12 }))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
     expect(await verifyFileToken(key, `${forged}.${sig}`, "put"), "changed claims").toEqual({ ok: false, problem: "invalid" });
     expect(await verifyFileToken(await hmacKey(), token, "put"), "another key").toEqual({ ok: false, problem: "invalid" });
     for (const junk of ["", "x", "a.b.c", "!!.??", `${body}.`]) expect((await verifyFileToken(key, junk, "put")).ok, junk).toBe(false);
@@ -142,10 +145,7 @@ describe("S3 presigning (SigV4)", () => {
     const key = await hmacKey();
     expect(storageFromEnv({}, { dataDir: "/tmp/x", signingKey: key }).kind).toBe("local");
     expect(() => storageFromEnv({ S3_ENDPOINT: "http://minio:9000", S3_BUCKET: "b" }, { dataDir: "/tmp/x", signingKey: key })).toThrow(/S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY/);
-    const s3 = storageFromEnv(
-      { S3_ENDPOINT: "http://minio:9000/", S3_BUCKET: "b", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "s" },
-      { dataDir: "/tmp/x", signingKey: key },
-    );
+    const s3 = storageFromEnv({ S3_ENDPOINT: "http://minio:9000/", S3_BUCKET: "b", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "s" }, { dataDir: "/tmp/x", signingKey: key });
     expect(s3.kind).toBe("s3");
     expect(() => storageFromEnv({ S3_ENDPOINT: "minio", S3_BUCKET: "b", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "s" }, { dataDir: "/tmp/x", signingKey: key })).toThrow(/http/);
   });
@@ -194,7 +194,13 @@ describe("the file calls", () => {
     // A question with a PDF too.
     const pdf = await uploadUrl(projectId, "Brief.pdf", "application/pdf");
     expect((await put(pdf.url, PDF, "application/pdf")).status).toBe(201);
-    const q = await acme("POST", "/api/v1/Questions", { projectId, questionText: "Does this brief make sense?", questionTypeId: 3, questionPositionId: 6, s3File: { key: pdf.key, fileType: "application/pdf", fileName: "Brief.pdf" } });
+    const q = await acme("POST", "/api/v1/Questions", {
+      projectId,
+      questionText: "Does this brief make sense?",
+      questionTypeId: 3,
+      questionPositionId: 6,
+      s3File: { key: pdf.key, fileType: "application/pdf", fileName: "Brief.pdf" },
+    });
     expect(q.status, JSON.stringify(q.body)).toBe(201);
 
     const urls = await call(app, "acmeViewer", 1003, "GET", `/api/v1/Projects(${projectId})/ProjectFileUrls`);
@@ -281,7 +287,7 @@ describe("the file calls", () => {
     const signed = await testStorage.downloadUrl({ key: crafted, baseUrl: "http://localhost" });
     const res = await app.request(signed.url);
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { typename: string; message: string })).toMatchObject({ typename: "BadRequest", message: "This file link names a key that is not a plain file key" });
+    expect((await res.json()) as { typename: string; message: string }).toMatchObject({ typename: "BadRequest", message: "This file link names a key that is not a plain file key" });
     expect(res.headers.get("x-error-trace-id")).toBeTruthy();
   });
 

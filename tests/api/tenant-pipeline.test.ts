@@ -29,7 +29,10 @@ describe("readManyAsTenant", () => {
     const [projects, [who], xid] = value;
     expect(role, "Globex's admin is an Admin").toBe(1);
     expect(projects.length).toBeGreaterThan(0);
-    expect(projects.every((p) => p.clientId === 2001 || p.id === 1001), "row-level security shows Globex its rows (and the share)").toBe(true);
+    expect(
+      projects.every((p) => p.clientId === 2001 || p.id === 1001),
+      "row-level security shows Globex its rows (and the share)",
+    ).toBe(true);
     expect(who!.role, "the app role, not the connection's superuser").toBe("ideally_app");
     expect(xid, "one transaction").toBe(who!.xid);
   });
@@ -37,9 +40,7 @@ describe("readManyAsTenant", () => {
   test("a failed entry is the error, and no statement runs without it", async () => {
     let ran = 0;
     await expect(
-      readManyAsTenant(tdb.db, { userId: 9006, clientId: 1003, descendants: false }, (tx) =>
-        Promise.all([tx`select 1`.then(() => ran++), tx`select 2`.then(() => ran++)]),
-      ),
+      readManyAsTenant(tdb.db, { userId: 9006, clientId: 1003, descendants: false }, (tx) => Promise.all([tx`select 1`.then(() => ran++), tx`select 2`.then(() => ran++)])),
       "entering a client without a membership fails",
     ).rejects.toThrow(/no access/);
     expect(ran, "the statements were refused by the aborted transaction").toBe(0);

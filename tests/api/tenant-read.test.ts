@@ -45,7 +45,10 @@ describe("readAsTenant on a held connection", () => {
     expect(owner[0]!.n, "other clients' projects exist").toBeGreaterThan(0);
     const first = await sent(() => readAsTenant<{ who: string; others: number }>(one, globex, WHO, [2001]));
     expect(first.controls, "COMMIT after the statement").toEqual(["commit"]);
-    expect(texts.some((t) => t.startsWith("begin;")), "the simple entry with BEGIN").toBe(true);
+    expect(
+      texts.some((t) => t.startsWith("begin;")),
+      "the simple entry with BEGIN",
+    ).toBe(true);
     const reserve = one.reserve;
     let reserved = 0;
     one.reserve = (() => {
@@ -71,7 +74,12 @@ describe("readAsTenant on a held connection", () => {
     await readAsTenant(one, globex, BUMP, [1]);
     await readAsTenant(one, globex, BUMP, [1]);
     const before = await ran();
-    const r = await sent(() => readAsTenant(one, noMembership, BUMP, [1]).then(() => "resolved", (e: Error) => e.message));
+    const r = await sent(() =>
+      readAsTenant(one, noMembership, BUMP, [1]).then(
+        () => "resolved",
+        (e: Error) => e.message,
+      ),
+    );
     expect(r.value).toMatch(/no access/);
     expect(await ran(), "the statement behind the failed entry never ran").toBe(before);
     // Twice more, and a good read after: the connection's answers are still in step.
@@ -85,7 +93,12 @@ describe("readAsTenant on a held connection", () => {
   test("a failing statement rejects, and rolls back the entry with it", async () => {
     const q = `select 10 / $1::int as x`;
     expect((await readAsTenant<{ x: number }>(one, globex, q, [2]))[0]!.x).toBe(5);
-    const r = await sent(() => readAsTenant(one, globex, q, [0]).then(() => "resolved", (e: Error) => e.message));
+    const r = await sent(() =>
+      readAsTenant(one, globex, q, [0]).then(
+        () => "resolved",
+        (e: Error) => e.message,
+      ),
+    );
     expect(r.value).toMatch(/division by zero/);
     expect((await readAsTenant<{ x: number }>(one, globex, q, [5]))[0]!.x).toBe(2);
     const after = await one<{ who: string }[]>`select current_user::text as who`;
@@ -97,7 +110,12 @@ describe("readAsTenant on a held connection", () => {
     await readAsTenant(one, globex, q, [0]);
     const limited = { ...globex, limits: { statementTimeoutMs: 300 } };
     const t0 = performance.now();
-    const r = await sent(() => readAsTenant(one, limited, q, [5]).then(() => "resolved", (e: { code?: string }) => e.code));
+    const r = await sent(() =>
+      readAsTenant(one, limited, q, [5]).then(
+        () => "resolved",
+        (e: { code?: string }) => e.code,
+      ),
+    );
     const ms = performance.now() - t0;
     expect(r.value, "canceled by the statement timeout").toBe("57014");
     expect(ms).toBeLessThan(3000);
@@ -113,7 +131,12 @@ describe("readAsTenant on a held connection", () => {
       await locker`begin`;
       await locker`lock table app_auth_epoch in access exclusive mode`;
       const t0 = performance.now();
-      const r = await sent(() => readAsTenant(one, limited, WHO, [2001]).then(() => "resolved", (e: { code?: string }) => e.code));
+      const r = await sent(() =>
+        readAsTenant(one, limited, WHO, [2001]).then(
+          () => "resolved",
+          (e: { code?: string }) => e.code,
+        ),
+      );
       expect(r.value, "the entry, waiting on the epoch's lock, was stopped by the timeout").toBe("57014");
       expect(performance.now() - t0).toBeLessThan(3000);
     } finally {
@@ -128,7 +151,12 @@ describe("readAsTenant on a held connection", () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
     const t0 = performance.now();
-    const r = await sent(() => readAsTenant(one, { ...globex, limits: { signal: ac.signal } }, q, [20]).then(() => "resolved", (e: { code?: string }) => e.code));
+    const r = await sent(() =>
+      readAsTenant(one, { ...globex, limits: { signal: ac.signal } }, q, [20]).then(
+        () => "resolved",
+        (e: { code?: string }) => e.code,
+      ),
+    );
     expect(r.value, "cancelled in the database").toBe("57014");
     expect(performance.now() - t0).toBeLessThan(5000);
     const [busy] = await tdb.db<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where query like '%h5-cancel%' and state = 'active' and pid <> pg_backend_pid()`;
@@ -141,7 +169,10 @@ describe("readAsTenant on a held connection", () => {
     // The one connection is held by a slow read; the second read waits for it and its client goes.
     const slow = readAsTenant(one, globex, q, [0.5]);
     const ac = new AbortController();
-    const waiting = readAsTenant(one, { ...globex, limits: { signal: ac.signal } }, q, [20]).then(() => "resolved", (e: { code?: string }) => e.code);
+    const waiting = readAsTenant(one, { ...globex, limits: { signal: ac.signal } }, q, [20]).then(
+      () => "resolved",
+      (e: { code?: string }) => e.code,
+    );
     await Bun.sleep(100);
     ac.abort();
     await slow;
@@ -159,14 +190,20 @@ describe("readAsTenant on a held connection", () => {
     const q = `select pg_sleep($1::float8) as s, 'h5-next' as tag`;
     await readAsTenant(one, globex, q, [0]);
     const ac = new AbortController();
-    const first = readAsTenant(one, { ...globex, limits: { signal: ac.signal } }, q, [0.05]).then(() => "resolved", (e: { code?: string }) => e.code);
+    const first = readAsTenant(one, { ...globex, limits: { signal: ac.signal } }, q, [0.05]).then(
+      () => "resolved",
+      (e: { code?: string }) => e.code,
+    );
     await Bun.sleep(20);
     const until = performance.now() + 300;
     while (performance.now() < until) {
       /* hold the event loop */
     }
     ac.abort();
-    const next = readAsTenant(one, globex, q, [1]).then(() => "resolved", (e: { code?: string }) => e.code);
+    const next = readAsTenant(one, globex, q, [1]).then(
+      () => "resolved",
+      (e: { code?: string }) => e.code,
+    );
     expect(await first).toBe("resolved");
     expect(await next, "the next read ran to its end").toBe("resolved");
   });
@@ -185,12 +222,14 @@ describe("readAsTenant on a held connection", () => {
       });
       return c;
     }) as typeof reserve;
-    const failed = await readAsTenant(one, globex, "select 1 as n", []).then(
-      () => "resolved",
-      (e: { code?: string }) => e.code,
-    ).finally(() => {
-      one.reserve = reserve;
-    });
+    const failed = await readAsTenant(one, globex, "select 1 as n", [])
+      .then(
+        () => "resolved",
+        (e: { code?: string }) => e.code,
+      )
+      .finally(() => {
+        one.reserve = reserve;
+      });
     expect(failed).toBe("57014");
     // The pool's one connection, next: its own transaction, as its owner, not the read's as the app role.
     const [row] = await one<{ who: string; uid: string }[]>`select current_user::text as who, coalesce(current_setting('app.user_id', true), '') as uid`;
@@ -204,7 +243,10 @@ describe("readAsTenant on a held connection", () => {
     await tdb.db.unsafe(`alter table h5_shape add column b int`);
     // postgres.js retries a statement whose plan went stale (cached plan must not change result
     // type) on its own; pipelined, that would run it after the COMMIT, as the owner.
-    const r = await readAsTenant<{ who: string }>(one, globex, q, [1]).then((rows) => rows[0]!.who, (e: Error) => e.message);
+    const r = await readAsTenant<{ who: string }>(one, globex, q, [1]).then(
+      (rows) => rows[0]!.who,
+      (e: Error) => e.message,
+    );
     // Stock postgres.js does retry it, after the pipelined COMMIT: the read sees COMMIT answer
     // ROLLBACK and refuses the rows.
     expect(r === "ideally_app" || /cached plan|ended in ROLLBACK/.test(r), `ran as ${r}`).toBe(true);
@@ -218,7 +260,10 @@ describe("readAsTenant on a held connection", () => {
       for (let i = 0; i < 2; i++) {
         const r = await sent(() => readAsTenant<{ who: string; others: number }>(pooled, globex, WHO, [2001]));
         expect(r.controls).toEqual(["commit"]);
-        expect(texts.some((t) => t.startsWith("begin;")), "the simple entry with BEGIN").toBe(true);
+        expect(
+          texts.some((t) => t.startsWith("begin;")),
+          "the simple entry with BEGIN",
+        ).toBe(true);
         expect(r.value[0]).toMatchObject({ who: "ideally_app", others: 0 });
       }
       await expect(readAsTenant(pooled, noMembership, WHO, [2001])).rejects.toThrow(/no access/);

@@ -60,5 +60,5 @@ test("a server whose first port is taken starts on the next one", async () => {
 test("the words of a server that cannot listen are recognised", () => {
   expect(PORT_IN_USE.test("error: Failed to start server. Is port 30210 in use?")).toBe(true);
   expect(PORT_IN_USE.test("listen EADDRINUSE: address already in use 127.0.0.1:30210")).toBe(true);
-  expect(PORT_IN_USE.test("error: relation \"users\" does not exist")).toBe(false);
+  expect(PORT_IN_USE.test('error: relation "users" does not exist')).toBe(false);
 });

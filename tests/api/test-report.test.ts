@@ -100,12 +100,18 @@ test("a file's time is its outermost suite's, hooks included; without one, the s
 });
 
 test("the time lines: each stage and their total, then the ten slowest files, slowest first", () => {
-  const files = [
-    ...["k", "a", "j", "b", "i", "c", "h", "d", "g", "e", "f"].map((n, i) => ({ file: `tests/${n}.test.ts`, seconds: i + 1 })),
-    { file: "tests/z.test.ts", seconds: 246.04 },
-  ];
+  const files = [...["k", "a", "j", "b", "i", "c", "h", "d", "g", "e", "f"].map((n, i) => ({ file: `tests/${n}.test.ts`, seconds: i + 1 })), { file: "tests/z.test.ts", seconds: 246.04 }];
   // 1 + 2 + ... + 11 = 66, and 246.04: 312.04 in all. k (1 s) is left out, the 12th.
-  expect(timingLines([{ name: "typecheck", seconds: 31.26 }, { name: "bun test", seconds: 600 }, { name: "playwright", seconds: 95.5 }], files)).toEqual([
+  expect(
+    timingLines(
+      [
+        { name: "typecheck", seconds: 31.26 },
+        { name: "bun test", seconds: 600 },
+        { name: "playwright", seconds: 95.5 },
+      ],
+      files,
+    ),
+  ).toEqual([
     "time per stage: typecheck 31.3 s, bun test 600.0 s, playwright 95.5 s; total 726.8 s",
     "slowest bun test files (10 of 12, which took 312.0 s in all):",
     "  246.0 s  tests/z.test.ts",
@@ -120,16 +126,29 @@ test("the time lines: each stage and their total, then the ten slowest files, sl
     "    3.0 s  tests/j.test.ts",
   ]);
   // Equal times in name order; no report (the bun step never wrote one): the stages only.
-  expect(timingLines([], [{ file: "tests/b.test.ts", seconds: 2 }, { file: "tests/a.test.ts", seconds: 2 }]).slice(1)).toEqual([
-    "slowest bun test files (2 of 2, which took 4.0 s in all):",
-    "  2.0 s  tests/a.test.ts",
-    "  2.0 s  tests/b.test.ts",
-  ]);
+  expect(
+    timingLines(
+      [],
+      [
+        { file: "tests/b.test.ts", seconds: 2 },
+        { file: "tests/a.test.ts", seconds: 2 },
+      ],
+    ).slice(1),
+  ).toEqual(["slowest bun test files (2 of 2, which took 4.0 s in all):", "  2.0 s  tests/a.test.ts", "  2.0 s  tests/b.test.ts"]);
   expect(timingLines([{ name: "typecheck", seconds: 2 }], [])).toEqual(["time per stage: typecheck 2.0 s; total 2.0 s"]);
   // Stages side by side: the run's wall time, not the sum (31.3 + 600 + 95.5 would be 726.8).
-  expect(timingLines([{ name: "typecheck", seconds: 31.26 }, { name: "bun test", seconds: 600 }, { name: "playwright", seconds: 95.5 }], [], 10, 640.04)).toEqual([
-    "time per stage: typecheck 31.3 s, bun test 600.0 s, playwright 95.5 s; total 640.0 s (wall clock, stages side by side)",
-  ]);
+  expect(
+    timingLines(
+      [
+        { name: "typecheck", seconds: 31.26 },
+        { name: "bun test", seconds: 600 },
+        { name: "playwright", seconds: 95.5 },
+      ],
+      [],
+      10,
+      640.04,
+    ),
+  ).toEqual(["time per stage: typecheck 31.3 s, bun test 600.0 s, playwright 95.5 s; total 640.0 s (wall clock, stages side by side)"]);
 });
 
 test("the time lines come before the failures, and 'N passed, N failed' stays the last line", () => {

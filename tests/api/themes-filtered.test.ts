@@ -41,7 +41,11 @@ const sum = (rows: Row[], keep: (r: Row) => boolean) => rows.filter(keep).reduce
 async function themeResults(filters: object) {
   const r = await w.call(USER, client, "GET", `/api/v1/TextResponses/ThemeResults?projectId=${projectId}&projectQuestionId=${pq}&filters=${encodeURIComponent(JSON.stringify(filters))}`);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body as { answers: number; themes: { id: number; count: number; share: number; bySentiment: Record<string, number>; byTestOption: { testOptionId: number | null; count: number; share: number }[] }[]; testOptions: { testOptionId: number | null; answers: number }[] };
+  return r.body as {
+    answers: number;
+    themes: { id: number; count: number; share: number; bySentiment: Record<string, number>; byTestOption: { testOptionId: number | null; count: number; share: number }[] }[];
+    testOptions: { testOptionId: number | null; answers: number }[];
+  };
 }
 
 function expectMatches(api: Awaited<ReturnType<typeof themeResults>>, rows: Row[]) {
@@ -105,7 +109,10 @@ test("drivers are recomputed for a market when its base allows, and labelled wit
   const get = async (filters: object) => {
     const r = await w.call(USER, client, "GET", `/api/v1/Responses/DriverResults?projectId=${projectId}&filters=${encodeURIComponent(JSON.stringify(filters))}`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body as { minimumBase: number; groups: { testOptionId: number | null; filtered: boolean; filteredBase: number; n: number; note: string | null; drivers: { standardQuestionId: number; importance: number | null }[] }[] };
+    return r.body as {
+      minimumBase: number;
+      groups: { testOptionId: number | null; filtered: boolean; filteredBase: number; n: number; note: string | null; drivers: { standardQuestionId: number; importance: number | null }[] }[];
+    };
   };
   const all = await get({});
   const au = await get({ regionIds: [regions[0]] });
@@ -159,7 +166,10 @@ test("the AI summary names the market's own top themes, with the market's shares
       .sort((a, b) => b.n - a.n || a.id - b.id)
       .slice(0, 3);
     const facts = (await themeFacts(w.tdb.db, ctx, pc, new FigureBook(), { regionIds: [region] })).filter((t) => pc.textQuestions.find((q) => q.projectQuestionId === pq)!.text === t.question);
-    expect(facts.map((t) => t.name), `market ${region}`).toEqual(top.map((t) => t.name));
+    expect(
+      facts.map((t) => t.name),
+      `market ${region}`,
+    ).toEqual(top.map((t) => t.name));
     facts.forEach((t, i) => {
       expect(t.share.value).toBeCloseTo(top[i]!.n / answers, 12);
     });

@@ -139,7 +139,10 @@ describe("Users/MyPermissions and HasPermission", () => {
     const admin = await as("acmeAdmin", "GET", "/api/v1/Users/MyPermissions", { clientId: 1004 });
     expect(admin.body.role, "inherited from the enterprise").toEqual({ id: 1, roleName: "Admin" });
     expect(admin.body.value).toEqual(expect.arrayContaining(["members.manage", "members.invite", "credits.manage", "client.manage"]));
-    expect(admin.body.value.some((p: string) => p.startsWith("admin.")), "no admin.* for client Admins").toBe(false);
+    expect(
+      admin.body.value.some((p: string) => p.startsWith("admin.")),
+      "no admin.* for client Admins",
+    ).toBe(false);
   });
 
   test("staff hold every client permission and admin.*; only a super admin admin.superAdmin", async () => {
@@ -588,7 +591,13 @@ describe("Users SuperAdminUserCreate and SuperAdminUserUpdate", () => {
     expect(client.status).toBe(400);
     expect(client.body.message).toBe("A client or role named in the request does not exist");
     const twice = await as("staff", "POST", "/api/v1/Users/SuperAdminUserCreate", {
-      body: { email: "z@acme.test", memberships: [{ clientId: 1003, roleId: 2 }, { clientId: 1003, roleId: 3 }] },
+      body: {
+        email: "z@acme.test",
+        memberships: [
+          { clientId: 1003, roleId: 2 },
+          { clientId: 1003, roleId: 3 },
+        ],
+      },
     });
     expect(twice.status).toBe(400);
     expect(twice.body.message).toBe("A client appears twice in memberships");
@@ -599,11 +608,20 @@ describe("Users SuperAdminUserCreate and SuperAdminUserUpdate", () => {
   test("update: staff flag and role end the user's sessions; memberships are replaced", async () => {
     const { token } = await login(real, "user@acme.test");
     const r = await as("staff", "POST", "/api/v1/Users(9004)/SuperAdminUserUpdate", {
-      body: { isStaff: true, memberships: [{ clientId: 1003, roleId: 2 }, { clientId: 1004, roleId: 3 }] },
+      body: {
+        isStaff: true,
+        memberships: [
+          { clientId: 1003, roleId: 2 },
+          { clientId: 1004, roleId: 3 },
+        ],
+      },
     });
     expect(r.status).toBe(200);
     expect(r.body.user).toMatchObject({ isStaff: true, roleId: 2 });
-    expect(r.body.user.memberships.map((m: any) => [m.clientId, m.roleId])).toEqual([[1003, 2], [1004, 3]]);
+    expect(r.body.user.memberships.map((m: any) => [m.clientId, m.roleId])).toEqual([
+      [1003, 2],
+      [1004, 3],
+    ]);
     expect(r.body.endedSessions).toBeGreaterThanOrEqual(1);
     expect((await withToken(token, "GET", "/api/v1/Users/Me")).status, "a token with the old claims is dead").toBe(401);
     const back = await as("staff", "POST", "/api/v1/Users(9004)/SuperAdminUserUpdate", { body: { isStaff: false, memberships: [{ clientId: 1003, roleId: 2 }] } });

@@ -55,7 +55,21 @@ function m(id: number, top2: number, o: { bench?: Bench | null; vs?: Vs[]; nEff?
     ci: [top2 - 0.06, top2 + 0.06],
     smallBase: nEff < 30,
     distribution: [],
-    vsBenchmark: o.bench === null || o.bench === undefined ? null : { top2Percentage: o.bench.norm, diff: top2 - o.bench.norm / 100, se: 0.03, z: 0, pValue: 0, pAdjusted: 0, significant: o.bench.significant, lowBase: false, indicative: o.bench.indicative ?? false, quintile: null },
+    vsBenchmark:
+      o.bench === null || o.bench === undefined
+        ? null
+        : {
+            top2Percentage: o.bench.norm,
+            diff: top2 - o.bench.norm / 100,
+            se: 0.03,
+            z: 0,
+            pValue: 0,
+            pAdjusted: 0,
+            significant: o.bench.significant,
+            lowBase: false,
+            indicative: o.bench.indicative ?? false,
+            quintile: null,
+          },
     vsOthers: (o.vs ?? []).map((v) => ({ testOptionId: v.id, diff: v.diff, se: 0.03, z: 0, pValue: 0, pAdjusted: 0, significant: v.significant, lowBase: false, paired: true })),
   };
 }
@@ -79,25 +93,49 @@ describe("the verdict's rule, on cases worked by hand", () => {
     // Norm 60%. 1 (70%) is significantly above it; 2 (65%) and 3 (55%) are not. Paired: 1 vs 3 and
     // 2 vs 3 significant, 1 vs 2 not. So 3 has two concepts ahead (rank 3), 1 and 2 none (rank 1).
     const s = { 1: 0.7, 2: 0.65, 3: 0.55 };
-    const vs = paired(s, [[1, 2, false], [1, 3, true], [2, 3, true]]);
+    const vs = paired(s, [
+      [1, 2, false],
+      [1, 3, true],
+      [2, 3, true],
+    ]);
     const r = scorecard(
-      [m(3, 0.55, { bench: { norm: 60, significant: false }, vs: vs[3] }), m(1, 0.7, { bench: { norm: 60, significant: true }, vs: vs[1] }), m(2, 0.65, { bench: { norm: 60, significant: false }, vs: vs[2] })],
+      [
+        m(3, 0.55, { bench: { norm: 60, significant: false }, vs: vs[3] }),
+        m(1, 0.7, { bench: { norm: 60, significant: true }, vs: vs[1] }),
+        m(2, 0.65, { bench: { norm: 60, significant: false }, vs: vs[2] }),
+      ],
       vsBench,
       name,
     );
-    expect(verdicts(r)).toEqual([[1, 1, "go", true], [2, 1, "consider", true], [3, 3, "no-go", true]]);
+    expect(verdicts(r)).toEqual([
+      [1, 1, "go", true],
+      [2, 1, "consider", true],
+      [3, 3, "no-go", true],
+    ]);
     expect(reason(r, 1)).toBe("10.0 points above the benchmark's 60.0%, significantly.");
     expect(reason(r, 2)).toBe("65.0%, not significantly different from the benchmark's 60.0%; no concept significantly ahead.");
     expect(reason(r, 3)).toBe("Not significantly different from the benchmark's 60.0%, and Concept 1 and Concept 2 are significantly ahead.");
     expect(r.rows.find((x) => x.testOptionId === 3)!.behind).toEqual([1, 2]);
     // Significantly below the norm is no-go whatever the paired tests; a go behind another go says so.
-    const two = paired({ 1: 0.8, 2: 0.7, 3: 0.4 }, [[1, 2, true], [1, 3, true], [2, 3, true]]);
+    const two = paired({ 1: 0.8, 2: 0.7, 3: 0.4 }, [
+      [1, 2, true],
+      [1, 3, true],
+      [2, 3, true],
+    ]);
     const r2 = scorecard(
-      [m(1, 0.8, { bench: { norm: 60, significant: true }, vs: two[1] }), m(2, 0.7, { bench: { norm: 60, significant: true }, vs: two[2] }), m(3, 0.4, { bench: { norm: 60, significant: true }, vs: two[3] })],
+      [
+        m(1, 0.8, { bench: { norm: 60, significant: true }, vs: two[1] }),
+        m(2, 0.7, { bench: { norm: 60, significant: true }, vs: two[2] }),
+        m(3, 0.4, { bench: { norm: 60, significant: true }, vs: two[3] }),
+      ],
       vsBench,
       name,
     );
-    expect(verdicts(r2)).toEqual([[1, 1, "go", true], [2, 2, "go", true], [3, 3, "no-go", true]]);
+    expect(verdicts(r2)).toEqual([
+      [1, 1, "go", true],
+      [2, 2, "go", true],
+      [3, 3, "no-go", true],
+    ]);
     expect(reason(r2, 2)).toBe("10.0 points above the benchmark's 60.0%, significantly. Concept 1 is significantly ahead.");
     expect(reason(r2, 3)).toBe("20.0 points below the benchmark's 60.0%, significantly. Concept 1 and Concept 2 are significantly ahead.");
     // A consider below the norm's point estimate says so.
@@ -111,10 +149,31 @@ describe("the verdict's rule, on cases worked by hand", () => {
     // 4 (72%) is below it but nobody is significantly ahead: consider. 5 (74%) is above it but 1 is
     // significantly ahead: consider, saying so.
     const s = { 1: 0.78, 2: 0.75, 3: 0.689, 4: 0.72, 5: 0.74 };
-    const vs = paired(s, [[1, 2, false], [1, 3, true], [1, 4, false], [1, 5, true], [2, 3, false], [2, 4, false], [2, 5, false], [3, 4, false], [3, 5, false], [4, 5, false]]);
+    const vs = paired(s, [
+      [1, 2, false],
+      [1, 3, true],
+      [1, 4, false],
+      [1, 5, true],
+      [2, 3, false],
+      [2, 4, false],
+      [2, 5, false],
+      [3, 4, false],
+      [3, 5, false],
+      [4, 5, false],
+    ]);
     const thin = { norm: 73.1, significant: false, indicative: true };
-    const r = scorecard([1, 2, 3, 4, 5].map((id) => m(id, s[id as keyof typeof s], { bench: thin, vs: vs[id] })), vsBench, name);
-    expect(verdicts(r)).toEqual([[1, 1, "go", false], [2, 1, "go", false], [4, 1, "consider", false], [5, 2, "consider", false], [3, 2, "no-go", false]]);
+    const r = scorecard(
+      [1, 2, 3, 4, 5].map((id) => m(id, s[id as keyof typeof s], { bench: thin, vs: vs[id] })),
+      vsBench,
+      name,
+    );
+    expect(verdicts(r)).toEqual([
+      [1, 1, "go", false],
+      [2, 1, "go", false],
+      [4, 1, "consider", false],
+      [5, 2, "consider", false],
+      [3, 2, "no-go", false],
+    ]);
     expect(new Set(r.rows.map((x) => x.verdict)).size).toBe(3);
     expect(reason(r, 1)).toBe("4.9 points above the benchmark's 73.1%, with no concept significantly ahead. The benchmark is indicative (too few projects to test against).");
     expect(reason(r, 3)).toBe("4.2 points below the benchmark's 73.1%, and Concept 1 is significantly ahead. The benchmark is indicative (too few projects to test against).");
@@ -129,15 +188,35 @@ describe("the verdict's rule, on cases worked by hand", () => {
 
   test("against each other: go only when significantly ahead of every other concept, no-go when any is significantly ahead", () => {
     const s = { 1: 0.7, 2: 0.6, 3: 0.5 };
-    const clearVs = paired(s, [[1, 2, true], [1, 3, true], [2, 3, false]]);
-    const clear = scorecard([1, 2, 3].map((id) => m(id, s[id as keyof typeof s], { vs: clearVs[id] })), vsOthers, name);
+    const clearVs = paired(s, [
+      [1, 2, true],
+      [1, 3, true],
+      [2, 3, false],
+    ]);
+    const clear = scorecard(
+      [1, 2, 3].map((id) => m(id, s[id as keyof typeof s], { vs: clearVs[id] })),
+      vsOthers,
+      name,
+    );
     // 3 is behind 1 only (2 vs 3 not significant): rank 2, beside 2.
-    expect(verdicts(clear)).toEqual([[1, 1, "go", true], [2, 2, "no-go", true], [3, 2, "no-go", true]]);
+    expect(verdicts(clear)).toEqual([
+      [1, 1, "go", true],
+      [2, 2, "no-go", true],
+      [3, 2, "no-go", true],
+    ]);
     expect(reason(clear, 1)).toBe("Significantly ahead of every other concept.");
     expect(reason(clear, 2)).toBe("Concept 1 is significantly ahead.");
-    const tieVs = paired({ 1: 0.7, 2: 0.65, 3: 0.5 }, [[1, 2, false], [1, 3, true], [2, 3, true]]);
+    const tieVs = paired({ 1: 0.7, 2: 0.65, 3: 0.5 }, [
+      [1, 2, false],
+      [1, 3, true],
+      [2, 3, true],
+    ]);
     const tie = scorecard([m(1, 0.7, { vs: tieVs[1] }), m(2, 0.65, { vs: tieVs[2] }), m(3, 0.5, { vs: tieVs[3] })], vsOthers, name);
-    expect(verdicts(tie)).toEqual([[1, 1, "consider", true], [2, 1, "consider", true], [3, 3, "no-go", true]]);
+    expect(verdicts(tie)).toEqual([
+      [1, 1, "consider", true],
+      [2, 1, "consider", true],
+      [3, 3, "no-go", true],
+    ]);
     expect(reason(tie, 2)).toBe("Level with Concept 1 (not significantly different); no concept significantly ahead.");
     expect(tie.against).toBe("others");
     // With a norm in the view, a consider below its point estimate says so.
@@ -148,7 +227,10 @@ describe("the verdict's rule, on cases worked by hand", () => {
   test("no norm in the view: judged on the tests between concepts; one concept alone is consider; 'others' with one concept is judged on the benchmark", () => {
     const vs = paired({ 1: 0.7, 2: 0.5 }, [[1, 2, true]]);
     const r = scorecard([m(1, 0.7, { bench: null, vs: vs[1] }), m(2, 0.5, { bench: null, vs: vs[2] })], vsBench, name);
-    expect(verdicts(r)).toEqual([[1, 1, "go", true], [2, 2, "no-go", true]]);
+    expect(verdicts(r)).toEqual([
+      [1, 1, "go", true],
+      [2, 2, "no-go", true],
+    ]);
     expect(reason(r, 1)).toBe("No benchmark in the view: judged on the tests between concepts. Significantly ahead of every other concept.");
     const alone = scorecard([m(1, 0.7, { bench: null })], vsBench, name);
     expect(verdicts(alone)).toEqual([[1, 1, "consider", false]]);
@@ -159,7 +241,10 @@ describe("the verdict's rule, on cases worked by hand", () => {
 
   test("a low base is never go or no-go: n eff 29.99 is consider (not firm), 30 keeps its verdict (the low base's edge)", () => {
     const low = scorecard([m(1, 0.8, { bench: { norm: 60, significant: true }, nEff: 29.99 }), m(2, 0.3, { bench: { norm: 60, significant: true }, nEff: 29.99 })], vsBench, name);
-    expect(verdicts(low)).toEqual([[1, 1, "consider", false], [2, 1, "consider", false]]);
+    expect(verdicts(low)).toEqual([
+      [1, 1, "consider", false],
+      [2, 1, "consider", false],
+    ]);
     expect(reason(low, 1)).toBe("Low base (n eff 29.9, under 30): not tested, read with care.");
     expect(reason(low, 2)).toBe("Low base (n eff 29.9, under 30): not tested, read with care. Below the benchmark's 60.0% (30.0 points).");
     const edge = scorecard([m(1, 0.8, { bench: { norm: 60, significant: true }, nEff: 30 })], vsBench, name);
@@ -168,7 +253,19 @@ describe("the verdict's rule, on cases worked by hand", () => {
 });
 
 describe("the verdict in one sentence", () => {
-  const row = (id: number, rank: number, verdict: ScoreRow["verdict"], firm = true): ScoreRow => ({ testOptionId: id, rank, top2: 0.5, ci: [0.4, 0.6], n: 100, nEff: 100, smallBase: false, verdict, firm, behind: [], reason: "" });
+  const row = (id: number, rank: number, verdict: ScoreRow["verdict"], firm = true): ScoreRow => ({
+    testOptionId: id,
+    rank,
+    top2: 0.5,
+    ci: [0.4, 0.6],
+    n: 100,
+    nEff: 100,
+    smallBase: false,
+    verdict,
+    firm,
+    behind: [],
+    reason: "",
+  });
   test("names the concepts that pass, which ranks first, what to consider, or that none passes; and says when nothing rests on a test against a norm", () => {
     expect(verdictHeadline([row(1, 1, "go"), row(2, 2, "consider"), row(3, 3, "no-go")], name)).toBe("Go: Concept 1 meets the action standard.");
     expect(verdictHeadline([row(1, 1, "go"), row(2, 2, "go"), row(3, 3, "go")], name)).toBe("Go: Concept 1, Concept 2 and Concept 3 meet the action standard. Concept 1 ranks first.");
@@ -289,7 +386,9 @@ describe("the scorecard on the demo", () => {
     for (const m of separated) {
       expect((await call("user", "PUT", `/api/v1/Projects(${idea})/ActionStandard`, { standardQuestionId: m.standardQuestionId, against: "benchmark" })).status).toBe(200);
       const sc = await call("user", "GET", `/api/v1/Responses/Scorecard?projectId=${idea}&${qs}`);
-      expect(new Set(sc.body.rows.map((r: ScoreRow) => r.verdict)).size, `${m.standardQuestionId}: ${JSON.stringify(sc.body.rows.map((r: ScoreRow) => [r.verdict, r.reason]))}`).toBeGreaterThanOrEqual(2);
+      expect(new Set(sc.body.rows.map((r: ScoreRow) => r.verdict)).size, `${m.standardQuestionId}: ${JSON.stringify(sc.body.rows.map((r: ScoreRow) => [r.verdict, r.reason]))}`).toBeGreaterThanOrEqual(
+        2,
+      );
     }
     expect((await call("user", "PUT", `/api/v1/Projects(${idea})/ActionStandard`, { standardQuestionId: 5, against: "benchmark" })).status).toBe(200);
   });
@@ -320,13 +419,29 @@ describe("Responses/SummaryCurrent: whether an AI summary still agrees with the 
     const q = await call("user", "GET", `/api/v1/Responses/QualResults?projectId=${idea}&${qs}`);
     const r = q.body.measures[0].results[0];
     const cite = (norm: number) => [
-      { value: r.top2, source: { fn: "QualResults", filters: {}, benchmarkTypeId: 1, total: "markets", standardQuestionId: q.body.measures[0].standardQuestionId, testOptionId: r.testOptionId, field: "top2" } },
-      { value: norm, source: { fn: "QualResults", filters: {}, benchmarkTypeId: 1, total: "markets", standardQuestionId: q.body.measures[0].standardQuestionId, testOptionId: r.testOptionId, field: "vsBenchmark.top2Percentage" } },
+      {
+        value: r.top2,
+        source: { fn: "QualResults", filters: {}, benchmarkTypeId: 1, total: "markets", standardQuestionId: q.body.measures[0].standardQuestionId, testOptionId: r.testOptionId, field: "top2" },
+      },
+      {
+        value: norm,
+        source: {
+          fn: "QualResults",
+          filters: {},
+          benchmarkTypeId: 1,
+          total: "markets",
+          standardQuestionId: q.body.measures[0].standardQuestionId,
+          testOptionId: r.testOptionId,
+          field: "vsBenchmark.top2Percentage",
+        },
+      },
     ];
     const write = async (refs: unknown) =>
-      (await tdb.db<{ id: number }[]>`
+      (
+        await tdb.db<{ id: number }[]>`
         insert into ai_project_summaries (client_id, project_id, summary_type, status, content, generated_at, benchmark_type_id, total, references_data)
-        values (${team}, ${idea}, 'FullTestSummary', 'Ready', 'A summary.', now(), 1, 'markets', ${jsonParam(tdb.db, refs)}) returning id`)[0]!.id;
+        values (${team}, ${idea}, 'FullTestSummary', 'Ready', 'A summary.', now(), 1, 'markets', ${jsonParam(tdb.db, refs)}) returning id`
+      )[0]!.id;
     const now = await write(cite(r.vsBenchmark.top2Percentage));
     // The norm as it was before another project moved it: 0.4 points lower.
     const then = await write(cite(r.vsBenchmark.top2Percentage - 0.4));

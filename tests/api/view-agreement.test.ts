@@ -26,7 +26,9 @@ beforeAll(async () => {
   projectId = p!.id;
   team = p!.clientId;
   options = await w.tdb.db<{ id: number; name: string }[]>`select id, concept_text as name from test_options where project_id = ${projectId} order by sort_order, id`;
-  const [f] = await w.tdb.db<{ id: number }[]>`select o.id from system_question_option o where o.system_question_id = 45 and o.answer_label = 'Female' and (o.region_id is null or o.region_id = 1) order by o.id limit 1`;
+  const [f] = await w.tdb.db<
+    { id: number }[]
+  >`select o.id from system_question_option o where o.system_question_id = 45 and o.answer_label = 'Female' and (o.region_id is null or o.region_id = 1) order by o.id limit 1`;
   female = f!.id;
 }, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
@@ -160,7 +162,8 @@ test("every output of a view shows the view's benchmark and top-2-box figures (Q
     for (const s of deck) {
       const title = s.paragraphs[0] ?? "";
       const measure = qual.measures.find((m) => m.title === title);
-      for (const p of s.paragraphs) for (const b of benchmarkMentions(p)) check(`${v.name}, slide ${s.number} (${title}) "${p.slice(0, 60)}"`, b, measure ? norm.get(measure.title) : norms.has(b) ? b : undefined);
+      for (const p of s.paragraphs)
+        for (const b of benchmarkMentions(p)) check(`${v.name}, slide ${s.number} (${title}) "${p.slice(0, 60)}"`, b, measure ? norm.get(measure.title) : norms.has(b) ? b : undefined);
       for (const row of s.rows) {
         const cells = row.map((c) => c.replace(/[▲▼]/g, "").trim());
         for (const b of benchmarkMentions(cells.join(" · "))) check(`${v.name}, slide ${s.number} row "${cells[0]}"`, b, measure ? norm.get(measure.title) : norms.has(b) ? b : undefined);
@@ -296,7 +299,10 @@ test("a summary whose figures have changed since it was written (the norm moved)
   const v: View = { name: "All markets, benchmark 1", filters: { regionIds: [1, 2] }, benchmarkTypeId: 1, total: "markets" };
   await summaryFor(v);
   const before = await deckOf(v);
-  expect(before.some((s) => s.paragraphs[0]?.startsWith("AI summary")), "written for the view, it is in the deck").toBe(true);
+  expect(
+    before.some((s) => s.paragraphs[0]?.startsWith("AI summary")),
+    "written for the view, it is in the deck",
+  ).toBe(true);
   // A comparable project leaves the norm (deleted): every benchmark figure of the view moves.
   const normBefore: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&${query(v)}`);
   const [other] = await w.tdb.db<{ id: number }[]>`select id from projects where project_name = 'Protein bar pricing'`;
@@ -305,7 +311,10 @@ test("a summary whose figures have changed since it was written (the norm moved)
     const normAfter: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&${query(v)}`);
     expect(normAfter.measures[0]!.results[0]!.vsBenchmark!.top2Percentage, "the norm moved").not.toBe(normBefore.measures[0]!.results[0]!.vsBenchmark!.top2Percentage);
     const after = await deckOf(v);
-    expect(after.some((s) => s.paragraphs[0]?.startsWith("AI summary")), "the old summary is not in the deck").toBe(false);
+    expect(
+      after.some((s) => s.paragraphs[0]?.startsWith("AI summary")),
+      "the old summary is not in the deck",
+    ).toBe(false);
     const method = after.find((s) => s.paragraphs[0] === "Method and sample")!;
     expect(method.rows.find((r) => r[0] === "AI summary")?.[1]).toContain("cites figures or states a verdict that have changed since");
     const res = await w.app.request(`/api/v1/Projects(${projectId})/ExportExcel?${query(v)}`, { headers: { authorization: `Bearer ${USER}`, clientId: String(team) } });

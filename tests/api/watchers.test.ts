@@ -43,8 +43,7 @@ async function draft(): Promise<number> {
   return p!.id;
 }
 
-const watchers = async (id: number) =>
-  (await tdb.db<{ user_id: number }[]>`select user_id from project_watchers where project_id = ${id} order by user_id`).map((r) => r.user_id);
+const watchers = async (id: number) => (await tdb.db<{ user_id: number }[]>`select user_id from project_watchers where project_id = ${id} order by user_id`).map((r) => r.user_id);
 
 describe("UpdateWatchers, StartWatching, StopWatching", () => {
   test("sets the watchers to exactly the members given; audited; ProjectUpdated", async () => {
@@ -127,12 +126,12 @@ describe("watchers hear of status changes", () => {
     const forUser = (u: number, type: string) => notes.filter((n) => n.userId === u && n.type === type);
     expect(forUser(9003, "SurveySubmittedForApproval").length, "the Admin: once, as an approver").toBe(1);
     expect(forUser(9003, "SurveySubmittedForApproval")[0]!.watching).toBe(false);
-    expect(forUser(9005, "SurveySubmittedForApproval").map((n) => n.watching), "the watching Viewer").toEqual([true]);
+    expect(
+      forUser(9005, "SurveySubmittedForApproval").map((n) => n.watching),
+      "the watching Viewer",
+    ).toEqual([true]);
     expect(forUser(9004, "SurveySubmittedForApproval"), "not the submitter").toEqual([]);
-    await waitFor(
-      () => events.find((e) => e.channel === "user-9005" && e.event === "SurveySubmittedForApproval" && (e.data as { projectId: number }).projectId === id),
-      "the watcher's event",
-    );
+    await waitFor(() => events.find((e) => e.channel === "user-9005" && e.event === "SurveySubmittedForApproval" && (e.data as { projectId: number }).projectId === id), "the watcher's event");
 
     const ok = await call(app, "acmeAdmin", 1003, "POST", `/api/v1/Projects(${id})/Approve`);
     expect(ok.body.statusCode).toBe(100);

@@ -15,10 +15,38 @@ afterAll(async () => {
 });
 
 test("the API's paths and the web app's differ by case and prefix", () => {
-  for (const p of ["/api/v1/Projects", "/auth/Login/PasswordLogin", "/auth/Saml/Code", "/auth/LinkedIn/Login", "/openapi.json", "/docs", "/docs/scalar.js", "/Logger", "/ws", "/s/abc", "/healthz", "/readyz", "/metrics", "/api/CommandRunner/SyncDemoData"]) {
+  for (const p of [
+    "/api/v1/Projects",
+    "/auth/Login/PasswordLogin",
+    "/auth/Saml/Code",
+    "/auth/LinkedIn/Login",
+    "/openapi.json",
+    "/docs",
+    "/docs/scalar.js",
+    "/Logger",
+    "/ws",
+    "/s/abc",
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/api/CommandRunner/SyncDemoData",
+  ]) {
     expect(isApiPath(p), `${p} is the API's`).toBe(true);
   }
-  for (const p of ["/", "/auth/login", "/auth/saml/login", "/auth/saml/error", "/auth/reset-password", "/invites/demo", "/3/home", "/3/results/7/summary", "/admin/users", "/common/no-client-id", "/assets/index-abc.js", "/logger"]) {
+  for (const p of [
+    "/",
+    "/auth/login",
+    "/auth/saml/login",
+    "/auth/saml/error",
+    "/auth/reset-password",
+    "/invites/demo",
+    "/3/home",
+    "/3/results/7/summary",
+    "/admin/users",
+    "/common/no-client-id",
+    "/assets/index-abc.js",
+    "/logger",
+  ]) {
     expect(isApiPath(p), `${p} is the web app's`).toBe(false);
   }
 });

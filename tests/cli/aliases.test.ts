@@ -51,11 +51,26 @@ test("--help shows each command's aliases beside its name, and only the decided 
 
 test("an alias runs its command: the same answer as the full name, with the same exit code", async () => {
   const pairs: [string[], string[]][] = [
-    [["p", "ls", "--limit", "0"], ["projects", "list", "--limit", "0"]],
-    [["project", "rm", "abc", "--yes"], ["projects", "delete", "abc", "--yes"]],
-    [["client", "ls", "--page", "0"], ["clients", "list", "--page", "0"]],
-    [["admin", "runs", "ls", "x"], ["admin", "runs", "list", "x"]],
-    [["p", "ls", "--json", "nope"], ["projects", "list", "--json", "nope"]],
+    [
+      ["p", "ls", "--limit", "0"],
+      ["projects", "list", "--limit", "0"],
+    ],
+    [
+      ["project", "rm", "abc", "--yes"],
+      ["projects", "delete", "abc", "--yes"],
+    ],
+    [
+      ["client", "ls", "--page", "0"],
+      ["clients", "list", "--page", "0"],
+    ],
+    [
+      ["admin", "runs", "ls", "x"],
+      ["admin", "runs", "list", "x"],
+    ],
+    [
+      ["p", "ls", "--json", "nope"],
+      ["projects", "list", "--json", "nope"],
+    ],
   ];
   for (const [alias, full] of pairs) {
     const [a, b] = await Promise.all([h.run(alias), h.run(full)]);

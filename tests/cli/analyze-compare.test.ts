@@ -9,7 +9,13 @@ const DIR = join(import.meta.dir, "../fixtures/stats");
 const MAIN = join(import.meta.dir, "../../cli/src/main.ts");
 const tmp = mkdtempSync(join(tmpdir(), "ideally-compare-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-interface Ref { scenarios: { name: string; groups: { group: string; n: number; nEff: number; share: number; se: number; ci: number[] }[]; comparisons: { a: string; b: string; diff: number; se: number; p: number; pAdjusted: number; pBonferroni: number }[] }[] }
+interface Ref {
+  scenarios: {
+    name: string;
+    groups: { group: string; n: number; nEff: number; share: number; se: number; ci: number[] }[];
+    comparisons: { a: string; b: string; diff: number; se: number; p: number; pAdjusted: number; pBonferroni: number }[];
+  }[];
+}
 const ref = JSON.parse(readFileSync(join(DIR, "reference.json"), "utf8")) as Ref;
 
 async function cli(...args: string[]) {
@@ -24,7 +30,11 @@ async function check(name: string, file: string, args: string[], adjust: "bh" | 
   const r = await cli("analyze", "compare", join(DIR, file), "--value", "value", "--top", "1,2", "--weight", "w", "--adjust", adjust, "--min-base", "0", "--json", ...args);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
-  const out = JSON.parse(r.stdout) as { groups: { group: string; n: number; nEff: number; share: number; se: number; ci: number[] }[]; comparisons: { a: string; b: string; diff: number; se: number; p: number; pAdjusted: number; paired: boolean }[]; method: Record<string, unknown> };
+  const out = JSON.parse(r.stdout) as {
+    groups: { group: string; n: number; nEff: number; share: number; se: number; ci: number[] }[];
+    comparisons: { a: string; b: string; diff: number; se: number; p: number; pAdjusted: number; paired: boolean }[];
+    method: Record<string, unknown>;
+  };
   const s = ref.scenarios.find((x) => x.name === name)!;
   expect(out.groups.map((g) => g.group)).toEqual(s.groups.map((g) => g.group));
   s.groups.forEach((e, i) => {
@@ -74,7 +84,23 @@ describe("analyze compare reproduces R survey", () => {
     await check("waves", "waves.csv", ["--group", "wave", "--strata", "run", "--respondent", "respondent"]);
   });
   test("the table names the method", async () => {
-    const r = await cli("analyze", "compare", join(DIR, "sequential.csv"), "--value", "value", "--top", "1,2", "--group", "option", "--respondent", "respondent", "--strata", "market", "--weight", "w");
+    const r = await cli(
+      "analyze",
+      "compare",
+      join(DIR, "sequential.csv"),
+      "--value",
+      "value",
+      "--top",
+      "1,2",
+      "--group",
+      "option",
+      "--respondent",
+      "respondent",
+      "--strata",
+      "market",
+      "--weight",
+      "w",
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Benjamini-Hochberg adjustment");
     expect(r.stdout).toContain("paired by respondent");
@@ -89,7 +115,10 @@ describe("analyze compare refuses bad input with one line", () => {
   };
   test("unknown --adjust and --confidence: exit 1", async () => {
     const f = file("ok.csv", "r,o,v\n1,A,1\n2,B,3\n");
-    for (const bad of [["--adjust", "holm"], ["--confidence", "80"]]) {
+    for (const bad of [
+      ["--adjust", "holm"],
+      ["--confidence", "80"],
+    ]) {
       const r = await cli("analyze", "compare", f, "--value", "v", "--top", "1,2", "--group", "o", ...bad);
       expect(r.code).toBe(1);
       expect(r.stderr.trim().split("\n").length).toBe(1);
@@ -184,12 +213,28 @@ describe("analyze compare --cluster reproduces R survey on clustered data (clust
   test("a stratum of one cluster: warned, and it adds no variance (survey.lonely.psu 'certainty')", async () => {
     expect(clRef.lonelyDefault).toBe("Stratum (S6) has only one PSU at stage 1");
     const { stderr } = await checkClustered("lonely-certainty", "clustered-lonely.csv", ["--cluster", "household", "--strata", "site", "--respondent", "respondent"]);
-    expect(stderr).toBe(
-      `warning: stratum S6 has one cluster: it adds no variance (read as sampled with certainty, R's survey.lonely.psu "certainty"; R's default "fail" refuses such a design)\n`,
-    );
+    expect(stderr).toBe(`warning: stratum S6 has one cluster: it adds no variance (read as sampled with certainty, R's survey.lonely.psu "certainty"; R's default "fail" refuses such a design)\n`);
   });
   test("the table shows the design effect, the clusters and the low base; a low-base pair has no p and no star", async () => {
-    const r = await cli("analyze", "compare", join(DIR, "clustered.csv"), "--value", "value", "--top", "1,2", "--group", "option", "--weight", "w", "--cluster", "household", "--strata", "site", "--respondent", "respondent");
+    const r = await cli(
+      "analyze",
+      "compare",
+      join(DIR, "clustered.csv"),
+      "--value",
+      "value",
+      "--top",
+      "1,2",
+      "--group",
+      "option",
+      "--weight",
+      "w",
+      "--cluster",
+      "household",
+      "--strata",
+      "site",
+      "--respondent",
+      "respondent",
+    );
     expect(r.code).toBe(0);
     const lines = r.stdout.split("\n");
     expect(lines.join("\n")).toContain("clusters household in strata site");
@@ -221,8 +266,16 @@ describe("analyze compare: the minimum base (issue 37)", () => {
     const r = await cli("analyze", "compare", f, "--value", "v", "--top", "1", "--group", "o", "--json");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Out;
-    expect(out.groups.map((g) => [g.group, g.nEff, g.smallBase])).toEqual([["A", 30, false], ["B", 30, false], ["C", 29, true]]);
-    expect(out.comparisons.map((c) => [c.a, c.b, c.tested])).toEqual([["A", "B", true], ["A", "C", false], ["B", "C", false]]);
+    expect(out.groups.map((g) => [g.group, g.nEff, g.smallBase])).toEqual([
+      ["A", 30, false],
+      ["B", 30, false],
+      ["C", 29, true],
+    ]);
+    expect(out.comparisons.map((c) => [c.a, c.b, c.tested])).toEqual([
+      ["A", "B", true],
+      ["A", "C", false],
+      ["B", "C", false],
+    ]);
     expect(out.comparisons[0]!.significant).toBe(true);
     // B-C differ as much as A-B but are not tested: no p, no star.
     expect([out.comparisons[2]!.p, out.comparisons[2]!.significant]).toEqual([null, false]);

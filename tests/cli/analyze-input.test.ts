@@ -78,7 +78,7 @@ describe("ragged rows (issue 24, 11)", () => {
       `warning: ${join(tmp, "ragged.csv")}: 2 rows without the header's 4 fields left out (line 8 has 3, line 9 has 5)\n` +
         `ideally: ${join(tmp, "ragged.csv")}: line 5, d: "4\nstill d" is not a number\n`,
     );
-    const clean = 'a,b,c,d\n1,2,3,4\n2,3,4,5\n\n3,4,5,6\n1,2,3\n1,2,3,4,5\n';
+    const clean = "a,b,c,d\n1,2,3,4\n2,3,4,5\n\n3,4,5,6\n1,2,3\n1,2,3,4,5\n";
     const ok = await cli("analyze", "psm", file("ragged2.csv", clean), ...PRICES, "--json");
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).n, "the three whole rows, the ragged two left out").toBe(3);
@@ -87,7 +87,9 @@ describe("ragged rows (issue 24, 11)", () => {
   test("more than five are counted; a file of only ragged rows is refused with exit 1", async () => {
     const many = `a,b,c,d\n1,2,3,4\n${"1,2\n".repeat(7)}`;
     const r = await cli("analyze", "psm", file("many.csv", many), ...PRICES, "--json");
-    expect(r.stderr).toBe(`warning: ${join(tmp, "many.csv")}: 7 rows without the header's 4 fields left out (line 3 has 2, line 4 has 2, line 5 has 2, line 6 has 2, line 7 has 2 and 2 more)\nwarning: only 1 respondent with consistent prices: the curves are a single step\n`);
+    expect(r.stderr).toBe(
+      `warning: ${join(tmp, "many.csv")}: 7 rows without the header's 4 fields left out (line 3 has 2, line 4 has 2, line 5 has 2, line 6 has 2, line 7 has 2 and 2 more)\nwarning: only 1 respondent with consistent prices: the curves are a single step\n`,
+    );
     const only = await cli("analyze", "turf", file("only.csv", "a,b\n1\n0,1,1\n"), "--items", "a,b", "--k", "1");
     expect([only.code, only.stdout, only.stderr]).toEqual([1, "", `ideally: ${join(tmp, "only.csv")}: 2 rows without the header's 2 fields left out (line 2 has 1, line 3 has 3)\n`]);
   });
@@ -105,7 +107,11 @@ describe("analyze turf --none (issue 20 finding 8: reach questions have a none a
   ];
   const text = `a,b,c,none,w\n${data.map((r) => r.join(",")).join("\n")}\n`;
   /** Every pair of the three items by brute force: reach over all respondents' weight (9). */
-  const pairs = [[0, 1], [0, 2], [1, 2]].map((s) => {
+  const pairs = [
+    [0, 1],
+    [0, 2],
+    [1, 2],
+  ].map((s) => {
     const total = data.reduce((x, r) => x + r[4]!, 0);
     const reach = data.reduce((x, r) => x + (s.some((j) => r[j] === 1) ? r[4]! : 0), 0) / total;
     const frequency = data.reduce((x, r) => x + s.filter((j) => r[j] === 1).length * r[4]!, 0) / total;
@@ -196,7 +202,12 @@ describe("analyze turf: the base and the codes (issue 37)", () => {
 
 describe("- reads the CSV from stdin (issue 38: `-` wherever a file is read)", () => {
   async function withStdin(stdin: Uint8Array | string, ...args: string[]) {
-    const proc = Bun.spawn([process.execPath, "run", MAIN, ...args], { stdin: typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" } });
+    const proc = Bun.spawn([process.execPath, "run", MAIN, ...args], {
+      stdin: typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
+    });
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     return { stdout, stderr, code };
   }

@@ -71,8 +71,7 @@ describe("analyze psm", () => {
   test("without intents there is no NMS part; a custom --pi-scale is the calibration", async () => {
     const plain = JSON.parse((await cli("analyze", "psm", PSM, ...PRICES, "--json")).stdout);
     expect(Object.keys(plain).sort()).toEqual(["invalid", "ipp", "n", "opp", "pmc", "pme"]);
-    const scale = (k: number) =>
-      `Very likely=${0.7 * k},Likely=${0.5 * k},Neither likely nor unlikely=${0.3 * k},Unlikely=${0.1 * k},Very unlikely=0`;
+    const scale = (k: number) => `Very likely=${0.7 * k},Likely=${0.5 * k},Neither likely nor unlikely=${0.3 * k},Unlikely=${0.1 * k},Very unlikely=0`;
     const run = async (k: number) => {
       const r = await cli("analyze", "psm", PSM, ...PRICES, "--pi-cheap", "5", "--pi-expensive", "6", "--pi-scale", scale(k), "--json");
       expect(r.code).toBe(0);
@@ -137,7 +136,10 @@ describe("analyze turf", () => {
       expect(got.frequency).toBeCloseTo(same.frequency, 12);
     }
     // Best first: the reaches are the ten highest of all 120 sets.
-    const best = all.map((s) => s.reach).sort((a, b) => b - a).slice(0, 10);
+    const best = all
+      .map((s) => s.reach)
+      .sort((a, b) => b - a)
+      .slice(0, 10);
     out.results.forEach((g, i) => {
       expect(g.reach).toBeCloseTo(best[i]!, 12);
     });
@@ -250,10 +252,7 @@ describe("errors", () => {
     const utf8 = tmpFile("utf8.csv", "größe,c,e,te\n1,2,3,4\n2,3,4,5\n");
     const cp1252 = tmpFile("cp1252.csv", new Uint8Array([0x67, 0x72, 0xf6, 0xdf, 0x65, ...new TextEncoder().encode(",c,e,te\n1,2,3,4\n")]));
     const rest = ["--cheap", "c", "--expensive", "e", "--too-expensive", "te", "--json"];
-    const [a, b] = await Promise.all([
-      cli("analyze", "psm", utf8, "--too-cheap", "größe", ...rest),
-      cli("analyze", "psm", cp1252, "--too-cheap", "größe", ...rest),
-    ]);
+    const [a, b] = await Promise.all([cli("analyze", "psm", utf8, "--too-cheap", "größe", ...rest), cli("analyze", "psm", cp1252, "--too-cheap", "größe", ...rest)]);
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(JSON.parse(a.stdout).n).toBe(2);
     expect(JSON.parse(b.stdout).n).toBe(1);

@@ -10,8 +10,7 @@ import { cliHarness } from "../helpers/cli.ts";
 const h = cliHarness("http://127.0.0.1:9");
 afterAll(() => h.dispose());
 
-const REFUSED = (format: string, where: string) =>
-  `ideally: refusing to write binary ${format} to the terminal${where === "stdout" ? ": use -o FILE or a pipe" : ` (-o ${where}): use -o FILE`}\n`;
+const REFUSED = (format: string, where: string) => `ideally: refusing to write binary ${format} to the terminal${where === "stdout" ? ": use -o FILE or a pipe" : ` (-o ${where}): use -o FILE`}\n`;
 
 test("xlsx and pptx to stdout on a terminal: one line, exit 1, nothing written", async () => {
   for (const format of ["xlsx", "pptx"]) {

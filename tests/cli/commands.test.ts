@@ -58,8 +58,14 @@ test("update (a same-name rename is skipped), clone, unsubmit, decline, delete a
   expect(declined.statusCode).toBe(0);
 
   expect(await uma.json(["projects", "delete", String(id), "--yes"])).toEqual({ id, deleted: true });
-  expect((await uma.json<{ id: number }[]>(["projects", "list"])).some((p) => p.id === id), "gone from the list").toBe(false);
-  expect((await uma.json<{ id: number }[]>(["projects", "list", "--deleted"])).some((p) => p.id === id), "in the trash").toBe(true);
+  expect(
+    (await uma.json<{ id: number }[]>(["projects", "list"])).some((p) => p.id === id),
+    "gone from the list",
+  ).toBe(false);
+  expect(
+    (await uma.json<{ id: number }[]>(["projects", "list", "--deleted"])).some((p) => p.id === id),
+    "in the trash",
+  ).toBe(true);
   expect((await uma.json<{ id: number }>(["projects", "undelete", String(id)])).id).toBe(id);
   expect((await uma.json<{ id: number }[]>(["projects", "list"])).some((p) => p.id === id)).toBe(true);
 
@@ -74,7 +80,21 @@ test("credits: the balance is the ledger's sum; a transfer moves it between team
   const ledger = await ada.json<{ creditAmount: number }[]>(["credits", "ledger", "--top", "1000"]);
   expect(bal.balance).toBe(ledger.reduce((a, r) => a + r.creditAmount, 0));
   expect((await uma.run(["credits"])).code, "a User may not read the team's credits").toBe(2);
-  const t = await ada.json<{ amount: number; from: { clientId: number; balance: number }; to: { clientId: number } }>(["--client", "1001", "credits", "transfer", "--from", "1003", "--to", "1004", "--amount", "40", "--note", "CLI", "--yes"]);
+  const t = await ada.json<{ amount: number; from: { clientId: number; balance: number }; to: { clientId: number } }>([
+    "--client",
+    "1001",
+    "credits",
+    "transfer",
+    "--from",
+    "1003",
+    "--to",
+    "1004",
+    "--amount",
+    "40",
+    "--note",
+    "CLI",
+    "--yes",
+  ]);
   expect(t.amount).toBe(40);
   expect(t.from.balance).toBe(bal.balance - 40);
   expect((await ada.json<{ balance: number }>(["credits"])).balance).toBe(bal.balance - 40);
@@ -96,7 +116,51 @@ test("admin commands: listed from the contract, run as a job followed to its res
 }, 60_000);
 
 describe("help and completion", () => {
-  const leaves = ["login", "logout", "whoami", "version", "auth status", "auth token", "markets", "targets", "categories", "frameworks", "industries", "clients list", "clients use", "projects list", "projects show", "projects validate", "projects create", "projects update", "projects clone", "projects submit", "projects unsubmit", "projects delete", "projects undelete", "projects watch", "results", "results verbatims", "export", "credits balance", "credits ledger", "credits transfer", "admin approve", "admin decline", "admin runs list", "admin runs close", "admin runs extend", "admin commands", "api", "completion", "analyze psm", "analyze turf", "analyze rake", "analyze compare"];
+  const leaves = [
+    "login",
+    "logout",
+    "whoami",
+    "version",
+    "auth status",
+    "auth token",
+    "markets",
+    "targets",
+    "categories",
+    "frameworks",
+    "industries",
+    "clients list",
+    "clients use",
+    "projects list",
+    "projects show",
+    "projects validate",
+    "projects create",
+    "projects update",
+    "projects clone",
+    "projects submit",
+    "projects unsubmit",
+    "projects delete",
+    "projects undelete",
+    "projects watch",
+    "results",
+    "results verbatims",
+    "export",
+    "credits balance",
+    "credits ledger",
+    "credits transfer",
+    "admin approve",
+    "admin decline",
+    "admin runs list",
+    "admin runs close",
+    "admin runs extend",
+    "admin runs callbacks",
+    "admin commands",
+    "api",
+    "completion",
+    "analyze psm",
+    "analyze turf",
+    "analyze rake",
+    "analyze compare",
+  ];
   test("every command's --help has examples and names --json", async () => {
     for (const c of leaves) {
       const r = await uma.run([...c.split(" "), "--help"]);
@@ -110,7 +174,9 @@ describe("help and completion", () => {
     const script = join(dir, "ideally.bash");
     writeFileSync(script, (await uma.run(["completion", "bash"])).stdout);
     const complete = (...words: string[]) =>
-      Bun.spawnSync(["bash", "-c", `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _ideally; echo "\${COMPREPLY[@]}"`]).stdout.toString().trim();
+      Bun.spawnSync(["bash", "-c", `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _ideally; echo "\${COMPREPLY[@]}"`])
+        .stdout.toString()
+        .trim();
     expect(complete("ideally", "pro")).toBe("projects");
     expect(complete("ideally", "projects", "").split(" ")).toEqual(["list", "show", "validate", "create", "file", "apply", "update", "clone", "submit", "unsubmit", "delete", "undelete", "watch"]);
     expect(complete("ideally", "projects", "create", "--d")).toBe("--dry-run");

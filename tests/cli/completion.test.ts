@@ -35,9 +35,12 @@ afterAll(async () => {
 /** What bash offers for the words (the last one being completed), with `ideally` the CLI under test. */
 function complete(...words: string[]): string[] {
   const fn = `ideally() { ${JSON.stringify(process.execPath)} run ${JSON.stringify(CLI_MAIN)} "$@"; }`;
-  const r = Bun.spawnSync(["bash", "-c", `${fn}; source ${script}; cd ${dir}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _ideally; printf '%s\\n' "\${COMPREPLY[@]}"`], {
-    env: { ...process.env, XDG_CONFIG_HOME: uma.home, IDEALLY_API_URL: server.base },
-  });
+  const r = Bun.spawnSync(
+    ["bash", "-c", `${fn}; source ${script}; cd ${dir}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _ideally; printf '%s\\n' "\${COMPREPLY[@]}"`],
+    {
+      env: { ...process.env, XDG_CONFIG_HOME: uma.home, IDEALLY_API_URL: server.base },
+    },
+  );
   return r.stdout.toString().split("\n").filter(Boolean);
 }
 

@@ -48,7 +48,10 @@ test("an existing file is kept unless --force; the file is the API's export", as
   const forced = await uma.run(["export", "1001", "-o", file, "--force"]);
   expect(forced.code).toBe(0);
   expect(readFileSync(file, "utf8")).toBe(csv);
-  expect(readdirSync(dir).filter((f) => f.includes("partial")), "no partial file left").toEqual([]);
+  expect(
+    readdirSync(dir).filter((f) => f.includes("partial")),
+    "no partial file left",
+  ).toEqual([]);
 });
 
 test("a missing folder is one line, exit 1", async () => {
@@ -151,7 +154,9 @@ test("xlsx without --benchmark or --total is the results page's view: its benchm
   const plain = join(dir, "defaults.xlsx");
   const r = await uma.run(["export", "1001", "-o", plain]);
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stderr).toBe("view: benchmark None (type 0; All customers is not available for these markets), the all-markets total (the results page's defaults; --benchmark and --total choose others)\n");
+  expect(r.stderr).toBe(
+    "view: benchmark None (type 0; All customers is not available for these markets), the all-markets total (the results page's defaults; --benchmark and --total choose others)\n",
+  );
   const explicit = join(dir, "explicit.xlsx");
   const e = await uma.run(["export", "1001", "-o", explicit, "--benchmark", "0", "--total", "markets"]);
   expect([e.code, e.stderr]).toEqual([0, ""]);

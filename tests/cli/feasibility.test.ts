@@ -38,7 +38,9 @@ afterAll(async () => {
 
 const file = (extra: string, size = 100) => {
   const path = join(dir, `f-${Math.random().toString(36).slice(2)}.yaml`);
-  writeFileSync(path, `name: Feasible
+  writeFileSync(
+    path,
+    `name: Feasible
 type: Idea
 framework: idea-default
 regions: [New Zealand]
@@ -48,7 +50,8 @@ targets:
     quota: 50
 ${extra}testOptions:
   - text: One
-`);
+`,
+  );
   return path;
 };
 
@@ -57,7 +60,11 @@ const MARKET = "New Zealand: 100 completes: the panel reaches about 6,000 people
 
 async function apiExplanation(body: unknown): Promise<unknown> {
   const token = (uma.config().session as { accessToken: string }).accessToken;
-  const res = await fetch(`${server.base}/api/v1/Projects/FeasibilityEstimate`, { method: "POST", headers: { authorization: `Bearer ${token}`, clientId: String(T), "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.base}/api/v1/Projects/FeasibilityEstimate`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, clientId: String(T), "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { explanation: unknown }).explanation;
 }
@@ -85,7 +92,10 @@ describe("the explanation in the CLI", () => {
   test("an 'only these' group at 50% cannot fill: validate and --dry-run exit 1 naming the group, nothing created", async () => {
     const [before] = await tdb.db<{ n: number }[]>`select count(*)::int as n from projects`;
     const path = file("    onlyThese: true\n");
-    for (const args of [["projects", "validate", path], ["projects", "create", "--from", path, "--dry-run"]]) {
+    for (const args of [
+      ["projects", "validate", path],
+      ["projects", "create", "--from", path, "--dry-run"],
+    ]) {
       const r = await uma.run(args);
       expect(r.code, `${args.join(" ")}: ${r.stdout}`).toBe(1);
       expect(r.stderr).toContain('"Gender"');
@@ -105,8 +115,15 @@ describe("the explanation in the CLI", () => {
 describe("crossed quota cells in validate and the dry run", () => {
   const crossedFile = (size: number, lastShare = 30) => {
     const path = join(dir, `x-${Math.random().toString(36).slice(2)}.yaml`);
-    const cells: [string, string, number][] = [["Male", "18-24", 20], ["Male", "25-34", 30], ["Female", "18-24", 20], ["Female", "25-34", lastShare]];
-    writeFileSync(path, `name: Crossed
+    const cells: [string, string, number][] = [
+      ["Male", "18-24", 20],
+      ["Male", "25-34", 30],
+      ["Female", "18-24", 20],
+      ["Female", "25-34", lastShare],
+    ];
+    writeFileSync(
+      path,
+      `name: Crossed
 type: Idea
 framework: idea-default
 regions: [Australia]
@@ -114,7 +131,8 @@ sampleSize: ${size}
 crossedQuotas:
 ${cells.map(([g, a, q]) => `  - region: AU\n    cell: [${g}, ${a}]\n    quota: ${q}\n`).join("")}testOptions:
   - text: One
-`);
+`,
+    );
     return path;
   };
   const SHARES = "Gender × Age group in Australia: Male × 18-24 20%, Male × 25-34 30%, Female × 18-24 20%, Female × 25-34 30%, 100% in all.";
@@ -130,14 +148,27 @@ ${cells.map(([g, a, q]) => `  - region: AU\n    cell: [${g}, ${a}]\n    quota: $
     expect(json.valid).toBe(true);
     expect(json.crossedQuotas).toHaveLength(4);
     // Male 4500001, Female 4500002, 18-24 5100001, 25-34 5100002 (api/src/db/reference-data.sql), Australia region 2.
-    const cells = [[4500001, 5100001, 20], [4500001, 5100002, 30], [4500002, 5100001, 20], [4500002, 5100002, 30]];
-    const api = (await apiExplanation({ regionIds: [2], sampleSize: 6946, targets: [], crossedQuotas: cells.map(([a, b, q]) => ({ regionId: 2, systemQuestionOptionIds: [a, b], quotaPercent: q })) })) as { crossed: unknown };
+    const cells = [
+      [4500001, 5100001, 20],
+      [4500001, 5100002, 30],
+      [4500002, 5100001, 20],
+      [4500002, 5100002, 30],
+    ];
+    const api = (await apiExplanation({
+      regionIds: [2],
+      sampleSize: 6946,
+      targets: [],
+      crossedQuotas: cells.map(([a, b, q]) => ({ regionId: 2, systemQuestionOptionIds: [a, b], quotaPercent: q })),
+    })) as { crossed: unknown };
     expect(json.feasibility.crossed).toEqual(api.crossed);
   });
 
   test("6,945 completes: every cell fits, in validate and the dry run", async () => {
     const path = crossedFile(6945);
-    for (const args of [["projects", "validate", path], ["projects", "create", "--from", path, "--dry-run"]]) {
+    for (const args of [
+      ["projects", "validate", path],
+      ["projects", "create", "--from", path, "--dry-run"],
+    ]) {
       const r = await uma.run(args);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
       expect(r.stdout).toContain(`- ${SHARES}\n`);
@@ -150,15 +181,24 @@ ${cells.map(([g, a, q]) => `  - region: AU\n    cell: [${g}, ${a}]\n    quota: $
     const whole = (await uma.run(["projects", "validate", path])).stdout;
     const r = await uma.run(["projects", "validate", path], { env: { COLUMNS: "60" } });
     expect(r.code, r.stderr).toBe(0);
-    const section = r.stdout.slice(r.stdout.indexOf("Feasibility (FeasibilityEstimate):\n") + "Feasibility (FeasibilityEstimate):\n".length).trimEnd().split("\n");
+    const section = r.stdout
+      .slice(r.stdout.indexOf("Feasibility (FeasibilityEstimate):\n") + "Feasibility (FeasibilityEstimate):\n".length)
+      .trimEnd()
+      .split("\n");
     expect(section.length).toBeGreaterThan(2);
     for (const line of section) {
       expect(line.length, line).toBeLessThanOrEqual(59);
       // A crossed cell's label stays whole on one line: no line ends or starts with "×".
       expect(line.trim(), line).not.toMatch(/^×|×$/);
     }
-    const items = section.join("\n").split(/\n(?=- )/).map((item) => item.replace(/\n {2}/g, " "));
-    const expected = whole.slice(whole.indexOf("Feasibility (FeasibilityEstimate):\n") + "Feasibility (FeasibilityEstimate):\n".length).trimEnd().split("\n");
+    const items = section
+      .join("\n")
+      .split(/\n(?=- )/)
+      .map((item) => item.replace(/\n {2}/g, " "));
+    const expected = whole
+      .slice(whole.indexOf("Feasibility (FeasibilityEstimate):\n") + "Feasibility (FeasibilityEstimate):\n".length)
+      .trimEnd()
+      .split("\n");
     expect(expected.every((l) => l.startsWith("- "))).toBe(true);
     expect(items).toEqual(expected);
   });
@@ -166,7 +206,10 @@ ${cells.map(([g, a, q]) => `  - region: AU\n    cell: [${g}, ${a}]\n    quota: $
   test("cells adding up to 99.99%: validate and --dry-run exit 1 naming the crossing, as ChangeTargets would refuse it; nothing created", async () => {
     const [before] = await tdb.db<{ n: number }[]>`select count(*)::int as n from projects`;
     const path = crossedFile(100, 29.99);
-    for (const args of [["projects", "validate", path], ["projects", "create", "--from", path, "--dry-run"]]) {
+    for (const args of [
+      ["projects", "validate", path],
+      ["projects", "create", "--from", path, "--dry-run"],
+    ]) {
       const r = await uma.run(args);
       expect(r.code, `${args.join(" ")}: ${r.stdout}`).toBe(1);
       expect(r.stderr).toContain(`${path}: crossedQuotas: The crossed cells of Gender × Age group add up to 99.99% in Australia: they must add up to 100%, or the run can never fill.`);

@@ -29,6 +29,9 @@ const REFUSED: Record<string, [number, string]> = {
   "ideally admin runs close 7 --yes --json | jq .closedAt": [2, "run 7 does not exist (404)"],
   "ideally admin runs extend 7 --until +3d": [2, "run 7 does not exist (404)"],
   "ideally admin runs extend 7 --until 2027-01-15T18:00:00+13:00 --json": [2, "run 7 does not exist (404)"],
+  "ideally admin runs callbacks 7": [2, "run 7 does not exist (404)"],
+  "ideally admin runs callbacks 7 --resend 31": [2, "run 7 does not exist (404)"],
+  "ideally admin runs callbacks 7 --json | jq '.[] | select(.state == \"failed\") | .id'": [2, "run 7 does not exist (404)"],
   "ideally clients use 3": [1, "client 3 (the docs' id) is not this account's"],
   "ideally results 42 --segment 7 --json | jq '.qual.measures[0]'": [2, "no saved segment 7 (404)"],
   "ideally results verbatims 42 --question 310 --sentiment Negative": [2, "no question 310 in project 42 (404)"],
@@ -68,7 +71,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, "panel.csv"), "sex,race\nFemale,White\nMale,Black\nFemale,Hispanic\nMale,Other\nFemale,Other\nMale,White\n");
   writeFileSync(join(dir, "ratings.csv"), "respondent,market,w,option,answer\n1,NZ,1,A,1\n1,NZ,1,B,3\n2,NZ,2,A,2\n2,NZ,2,B,1\n3,AU,1,A,4\n3,AU,1,B,2\n4,AU,1,A,1\n4,AU,1,B,4\n");
   // Two sites of two households each (households numbered within their site), two respondents a household.
-  const homes = [1, 2, 3, 4, 5, 6, 7, 8].flatMap((r) => ["A", "B"].map((o, j) => `${r},${r <= 4 ? "X" : "Y"},${Math.ceil(((r - 1) % 4 + 1) / 2)},1,${o},${((r + j) % 5) + 1}`));
+  const homes = [1, 2, 3, 4, 5, 6, 7, 8].flatMap((r) => ["A", "B"].map((o, j) => `${r},${r <= 4 ? "X" : "Y"},${Math.ceil((((r - 1) % 4) + 1) / 2)},1,${o},${((r + j) % 5) + 1}`));
   writeFileSync(join(dir, "homes.csv"), `respondent,site,household,w,option,answer\n${homes.join("\n")}\n`);
 }, 120_000);
 afterAll(async () => {
@@ -101,7 +104,10 @@ test("every command's --help examples run cleanly against a real server", async 
     const top = all.get(example)![0];
     const h = top === "admin" ? sam : top === "credits" ? ada : uma;
     const fn = `ideally() { ${JSON.stringify(process.execPath)} run ${JSON.stringify(CLI_MAIN)} "$@"; }`;
-    const line = example.replace(/\b42\b/g, "1001").replace(/--timeout 3600 --stall 900/, "--timeout 60 --stall 900").replace(/--set projectId=1001 --json/, "--set projectId=1001 --json --timeout 3");
+    const line = example
+      .replace(/\b42\b/g, "1001")
+      .replace(/--timeout 3600 --stall 900/, "--timeout 60 --stall 900")
+      .replace(/--set projectId=1001 --json/, "--set projectId=1001 --json --timeout 3");
     const proc = Bun.spawn(["bash", "-c", `${fn}; fpath=("" "${dir}/zfunc"); set -o pipefail; cd ${dir}; ${line}`], {
       stdout: "pipe",
       stderr: "pipe",

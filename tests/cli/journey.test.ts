@@ -139,7 +139,12 @@ test("a dry run prices the file with CreditCostNow and keeps nothing", async () 
   const text = await uma.run(["projects", "create", "--from", join(dir, "oat.yaml"), "--dry-run"]);
   expect(text.stdout).toContain(`total       ${dry.cost.total} credits`);
 
-  const created = await uma.json<{ id: number; testOptionIds: number[]; questionIds: number[]; uploads: { key: string }[]; cost: { total: number } }>(["projects", "create", "--from", join(dir, "oat.yaml")]);
+  const created = await uma.json<{ id: number; testOptionIds: number[]; questionIds: number[]; uploads: { key: string }[]; cost: { total: number } }>([
+    "projects",
+    "create",
+    "--from",
+    join(dir, "oat.yaml"),
+  ]);
   id = created.id;
   expect(created.testOptionIds).toHaveLength(2);
   expect(created.questionIds).toHaveLength(1);
@@ -183,7 +188,10 @@ test("submit, staff approve to 300, watch the simulated panel field it, read the
   }
   const w = await watching;
   expect(w.code, w.stderr).toBe(0);
-  const lines = w.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { event: string; data: Record<string, unknown> });
+  const lines = w.stdout
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { event: string; data: Record<string, unknown> });
   expect(lines[0].event).toBe("State");
   const done = lines.at(-1)!;
   expect(done.event).toBe("Done");
@@ -191,9 +199,18 @@ test("submit, staff approve to 300, watch the simulated panel field it, read the
   expect(done.data.phase).toBe("ready");
   const runs = done.data.runs as { complete: number; target: number; surveyStatusId: number }[];
   expect(runs[0].complete, "the run filled its quota").toBe(runs[0].target);
-  expect(lines.some((l) => l.event === "State" && l.data.phase === "fielding"), "it was seen fielding").toBe(true);
-  expect(lines.some((l) => l.event === "Progress" && typeof l.data.pct === "number"), "with fielding progress").toBe(true);
-  expect(lines.some((l) => l.event === "ProjectUpdated" && l.data.action === "ResponsesReceived"), "and live completes").toBe(true);
+  expect(
+    lines.some((l) => l.event === "State" && l.data.phase === "fielding"),
+    "it was seen fielding",
+  ).toBe(true);
+  expect(
+    lines.some((l) => l.event === "Progress" && typeof l.data.pct === "number"),
+    "with fielding progress",
+  ).toBe(true);
+  expect(
+    lines.some((l) => l.event === "ProjectUpdated" && l.data.action === "ResponsesReceived"),
+    "and live completes",
+  ).toBe(true);
 
   const token = tokenOf(uma);
   const qual = await api<{ measures: { title: string; results: { testOptionId: number; top2: number; n: number }[] }[] }>(token, `/api/v1/Responses/QualResults?projectId=${id}&benchmarkTypeId=1`);
@@ -212,7 +229,11 @@ test("results verbatims: the open questions, then one question's answers as the 
   const q = open[0].projectQuestionId;
   const listed = await uma.run(["results", "verbatims", String(id)]);
   expect(listed.code, "text lists them as --json does, exit 0").toBe(0);
-  const textIds = listed.stdout.trimEnd().split("\n").slice(2).map((l) => Number(l.trim().split(/\s+/)[0]));
+  const textIds = listed.stdout
+    .trimEnd()
+    .split("\n")
+    .slice(2)
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
   expect(textIds, "the same questions in text and --json").toEqual(open.map((x) => x.projectQuestionId));
   expect(listed.stderr).toBe(`answers: ideally results verbatims ${id} --question ${q}\n`);
   const page = await uma.json<{ value: { id: number }[] }>(["results", "verbatims", String(id), "--question", String(q), "--page-size", "5"]);
@@ -277,23 +298,27 @@ describe("exports, opened and checked", () => {
 });
 
 // The Ink view, on a real terminal (tmux): a finished project draws its final screen and exits 0.
-test.skipIf(!Bun.which("tmux"))("the watch view draws in a terminal", async () => {
-  const session = `ideally-watch-${process.pid}`;
-  const cmd = `XDG_CONFIG_HOME=${uma.home} IDEALLY_API_URL=${server.base} ${process.execPath} run ${join(import.meta.dir, "../../cli/src/main.ts")} projects watch ${id}; echo EXIT=$?; sleep 30`;
-  Bun.spawnSync(["tmux", "new-session", "-d", "-s", session, "-x", "110", "-y", "30", cmd]);
-  try {
-    let screen = "";
-    for (let i = 0; i < 60 && !screen.includes("EXIT="); i++) {
-      await Bun.sleep(250);
-      screen = Bun.spawnSync(["tmux", "capture-pane", "-p", "-t", session]).stdout.toString();
+test.skipIf(!Bun.which("tmux"))(
+  "the watch view draws in a terminal",
+  async () => {
+    const session = `ideally-watch-${process.pid}`;
+    const cmd = `XDG_CONFIG_HOME=${uma.home} IDEALLY_API_URL=${server.base} ${process.execPath} run ${join(import.meta.dir, "../../cli/src/main.ts")} projects watch ${id}; echo EXIT=$?; sleep 30`;
+    Bun.spawnSync(["tmux", "new-session", "-d", "-s", session, "-x", "110", "-y", "30", cmd]);
+    try {
+      let screen = "";
+      for (let i = 0; i < 60 && !screen.includes("EXIT="); i++) {
+        await Bun.sleep(250);
+        screen = Bun.spawnSync(["tmux", "capture-pane", "-p", "-t", session]).stdout.toString();
+      }
+      expect(screen).toContain(`Project ${id} · Oat bar ideas`);
+      expect(screen).toMatch(/Status {2}9\d\d Complete {2}\(results ready\)/);
+      expect(screen).toMatch(/New Zealand \(panel\)\s+█{28} 100%\s+60\/60 {2}Closed/);
+      expect(screen).toMatch(/Crunchy oat bar\s+█{28} 100%/);
+      expect(screen).toContain(`Results are ready: ideally results ${id}`);
+      expect(screen).toContain("EXIT=0");
+    } finally {
+      Bun.spawnSync(["tmux", "kill-session", "-t", session]);
     }
-    expect(screen).toContain(`Project ${id} · Oat bar ideas`);
-    expect(screen).toMatch(/Status {2}9\d\d Complete {2}\(results ready\)/);
-    expect(screen).toMatch(/New Zealand \(panel\)\s+█{28} 100%\s+60\/60 {2}Closed/);
-    expect(screen).toMatch(/Crunchy oat bar\s+█{28} 100%/);
-    expect(screen).toContain(`Results are ready: ideally results ${id}`);
-    expect(screen).toContain("EXIT=0");
-  } finally {
-    Bun.spawnSync(["tmux", "kill-session", "-t", session]);
-  }
-}, 30_000);
+  },
+  30_000,
+);

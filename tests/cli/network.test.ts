@@ -125,7 +125,10 @@ test("a bad --timeout or IDEALLY_TIMEOUT is a usage error before any request", a
 
 test("a refused connection is one line in the product's words (exit 2)", async () => {
   sessionFor(cli, closedPort);
-  for (const args of [["projects", "list"], ["login", "--email", "user@acme.test", "--password-stdin"]]) {
+  for (const args of [
+    ["projects", "list"],
+    ["login", "--email", "user@acme.test", "--password-stdin"],
+  ]) {
     const r = await cli.run(args, { env: { IDEALLY_API_URL: closedPort }, stdin: "pw" });
     expect(r.stderr, args[0]).toBe(`ideally: cannot reach the API at ${closedPort}: the connection was refused (is the server running, and is the address right?)\n`);
     expect(r.code).toBe(2);

@@ -105,7 +105,11 @@ describe("finding 1: a target's region in every spelling is that market, never a
       const file = join(dir, `bad-region-${spelling}.yaml`);
       writeFileSync(file, withRegion(spelling));
       const before = [await projectCount(), await trashCount()];
-      for (const args of [["projects", "validate", file], ["projects", "create", "--from", file, "--dry-run"], ["projects", "create", "--from", file]]) {
+      for (const args of [
+        ["projects", "validate", file],
+        ["projects", "create", "--from", file, "--dry-run"],
+        ["projects", "create", "--from", file],
+      ]) {
         const r = await uma.run(args);
         expect(r.code, args.join(" ")).toBe(1);
         expect(r.stderr).toBe(`ideally: ${file}:8:13: targets.0.region: ${message}\n`);
@@ -169,8 +173,22 @@ describe("docs/cli.md's example project file", () => {
   for (const [what, from, to, line, col, message] of [
     ["productType not an industry", "productType: fmcg ", "productType: snack bar ", "productType:", 14, "productType: 'snack bar' is not an industry: one of telecommunications, energy"],
     ["an option that does not exist", "option: Auckland ", "option: 451 ", "option: 451", 13, "targets.1.option: no target option 451"],
-    ["two currencies for price questions", "regions: [New Zealand]", "regions: [New Zealand, Australia]", "currency: NZD", 13, "priceSensitivity.currency: the project's regions use AUD and NZD: price questions need regions with one currency"],
-    ["a combination larger than the test options", "maxCombinationSize: 2", "maxCombinationSize: 3", "maxCombinationSize:", 23, "marketReach.maxCombinationSize: at most the number of test options (2)"],
+    [
+      "two currencies for price questions",
+      "regions: [New Zealand]",
+      "regions: [New Zealand, Australia]",
+      "currency: NZD",
+      13,
+      "priceSensitivity.currency: the project's regions use AUD and NZD: price questions need regions with one currency",
+    ],
+    [
+      "a combination larger than the test options",
+      "maxCombinationSize: 2",
+      "maxCombinationSize: 3",
+      "maxCombinationSize:",
+      23,
+      "marketReach.maxCombinationSize: at most the number of test options (2)",
+    ],
   ] as const) {
     test(`${what}: FILE:LINE:COL from validate and create, nothing created`, async () => {
       const bad = join(dir, `docs-${what.replaceAll(" ", "-")}.yaml`);
@@ -180,7 +198,11 @@ describe("docs/cli.md's example project file", () => {
       writeFileSync(bad, text);
       const at = `${text.split("\n").findIndex((l) => l.includes(line)) + 1}:${col}: ${message}`;
       const before = [await projectCount(), await trashCount()];
-      for (const args of [["projects", "validate", bad], ["projects", "create", "--from", bad, "--dry-run"], ["projects", "create", "--from", bad]]) {
+      for (const args of [
+        ["projects", "validate", bad],
+        ["projects", "create", "--from", bad, "--dry-run"],
+        ["projects", "create", "--from", bad],
+      ]) {
         const r = await uma.run(args);
         expect(r.code, args.join(" ")).toBe(1);
         expect(r.stderr).toStartWith(`ideally: ${bad}:${at}`);

@@ -34,7 +34,8 @@ async function api<X = any>(method: string, path: string, body?: unknown): Promi
 type Target = { systemQuestionOptionId: number; regionId: number | null; quotaPercent: number | null; onlyThese: boolean };
 const targetsOf = async (id: number) =>
   (await api<{ value: Target[] }>("GET", `/api/v1/Targets?$filter=projectId eq ${id}&$select=systemQuestionOptionId,regionId,quotaPercent,onlyThese&$orderby=systemQuestionOptionId`)).value;
-const draft = async (name: string, regionIds: number[]) => (await api<{ id: number }>("POST", "/api/v1/Projects", { projectName: name, projectTypeId: 1, frameworkId: 1000, regionIds, sampleSize: 300 })).id;
+const draft = async (name: string, regionIds: number[]) =>
+  (await api<{ id: number }>("POST", "/api/v1/Projects", { projectName: name, projectTypeId: 1, frameworkId: 1000, regionIds, sampleSize: 300 })).id;
 
 beforeAll(async () => {
   tdb = await createTestDb();
@@ -100,7 +101,10 @@ test("a file whose shares add up to 90% is refused by apply as ChangeTargets ref
   const id = await draft("Quota refused", [1]);
   await api("POST", `/api/v1/Projects(${id})/ChangeTargets`, { targets: EDITOR_50_50 });
   const file = join(dir, "ninety.yaml");
-  writeFileSync(file, `name: Ninety\ntype: Idea\nframework: idea-default\nregions: [NZ]\ntargets:\n  - option: ${MALE}\n    quota: 50\n    onlyThese: true\n  - option: ${FEMALE}\n    quota: 40\n    onlyThese: true\n`);
+  writeFileSync(
+    file,
+    `name: Ninety\ntype: Idea\nframework: idea-default\nregions: [NZ]\ntargets:\n  - option: ${MALE}\n    quota: 50\n    onlyThese: true\n  - option: ${FEMALE}\n    quota: 40\n    onlyThese: true\n`,
+  );
   const r = await uma.run(["projects", "apply", String(id), "--from", file]);
   expect(r.code, r.stdout).not.toBe(0);
   expect(r.stderr).toContain('The quotas of the group "Gender" add up to 90% in New Zealand');
@@ -111,7 +115,8 @@ test("a file whose shares add up to 90% is refused by apply as ChangeTargets ref
 const AGE_25_34 = 5100002;
 type Crossed = { regionId: number; firstOptionId: number; secondOptionId: number; quotaPercent: number };
 const crossedOf = async (id: number) =>
-  (await api<{ value: Crossed[] }>("GET", `/api/v1/CrossedQuotaCells?$filter=projectId eq ${id}&$select=regionId,firstOptionId,secondOptionId,quotaPercent&$orderby=firstOptionId,secondOptionId`)).value;
+  (await api<{ value: Crossed[] }>("GET", `/api/v1/CrossedQuotaCells?$filter=projectId eq ${id}&$select=regionId,firstOptionId,secondOptionId,quotaPercent&$orderby=firstOptionId,secondOptionId`))
+    .value;
 const QUARTERS: Crossed[] = [
   { regionId: 1, firstOptionId: MALE, secondOptionId: AGE_18_24, quotaPercent: 25 },
   { regionId: 1, firstOptionId: MALE, secondOptionId: AGE_25_34, quotaPercent: 25 },
@@ -149,7 +154,10 @@ test("crossed cells: exported with their answers named, applied to another draft
 
   // Named by their words in a file, the same cells.
   const named = join(dir, "crossed-named.yaml");
-  writeFileSync(named, `name: Named\ntype: Idea\nframework: idea-default\nregions: [NZ]\ncrossedQuotas:\n${QUARTERS.map((c) => `  - region: NZ\n    cell: ["Gender: ${c.firstOptionId === MALE ? "Male" : "Female"}", "${c.secondOptionId === AGE_18_24 ? "18-24" : "25-34"}"]\n    quota: 25\n`).join("")}`);
+  writeFileSync(
+    named,
+    `name: Named\ntype: Idea\nframework: idea-default\nregions: [NZ]\ncrossedQuotas:\n${QUARTERS.map((c) => `  - region: NZ\n    cell: ["Gender: ${c.firstOptionId === MALE ? "Male" : "Female"}", "${c.secondOptionId === AGE_18_24 ? "18-24" : "25-34"}"]\n    quota: 25\n`).join("")}`,
+  );
   const fromNames = await uma.json<{ id: number }>(["projects", "create", "--from", named]);
   expect(await crossedOf(fromNames.id)).toEqual(QUARTERS);
 }, 90_000);

@@ -57,10 +57,16 @@ afterAll(async () => {
 }, 30_000);
 
 test("a draft has no results: one line, exit 2, for results and verbatims alike", async () => {
-  for (const args of [["results", String(id)], ["results", String(id), "--json"], ["results", "verbatims", String(id)]]) {
+  for (const args of [
+    ["results", String(id)],
+    ["results", String(id), "--json"],
+    ["results", "verbatims", String(id)],
+  ]) {
     const r = await uma.run(args);
     expect([r.code, r.stdout], args.join(" ")).toEqual([2, ""]);
-    expect(r.stderr).toBe(`ideally: project ${id} 'Snacking habits' is Draft (0): it has not fielded, so there are no ${args[1] === "verbatims" ? "answers" : "results"} yet (results follow fielding, status 400 and on)\n`);
+    expect(r.stderr).toBe(
+      `ideally: project ${id} 'Snacking habits' is Draft (0): it has not fielded, so there are no ${args[1] === "verbatims" ? "answers" : "results"} yet (results follow fielding, status 400 and on)\n`,
+    );
   }
 });
 
@@ -121,7 +127,9 @@ test("a fielded Question project: its custom questions with the API's shares, th
   const w = await uma.run(["projects", "watch", String(id), "--json", "--interval", "2", "--timeout", "200"]);
   expect(w.code, w.stderr).toBe(0);
 
-  const pqs = await api<{ value: { id: number; question: { questionTypeId: number } }[] }>(`/api/v1/ProjectQuestions?$filter=projectId eq ${id}&$expand=question($select=questionTypeId)&$orderby=questionPositionId,sortOrder,id`);
+  const pqs = await api<{ value: { id: number; question: { questionTypeId: number } }[] }>(
+    `/api/v1/ProjectQuestions?$filter=projectId eq ${id}&$expand=question($select=questionTypeId)&$orderby=questionPositionId,sortOrder,id`,
+  );
   const closed = pqs.value.filter((q) => q.question.questionTypeId !== 3).map((q) => q.id);
   const open = pqs.value.filter((q) => q.question.questionTypeId === 3).map((q) => q.id);
   expect(closed.length).toBeGreaterThan(0);
@@ -158,7 +166,13 @@ test("verbatims: the same rows in text and --json, listing and paging", async ()
   const list = await uma.json<{ projectQuestionId: number }[]>(["results", "verbatims", String(id)]);
   const listed = await uma.run(["results", "verbatims", String(id)]);
   expect(listed.code).toBe(0);
-  expect(listed.stdout.trimEnd().split("\n").slice(2).map((l) => Number(l.trim().split(/\s+/)[0]))).toEqual(list.map((q) => q.projectQuestionId));
+  expect(
+    listed.stdout
+      .trimEnd()
+      .split("\n")
+      .slice(2)
+      .map((l) => Number(l.trim().split(/\s+/)[0])),
+  ).toEqual(list.map((q) => q.projectQuestionId));
   const q = String(list.find((x) => x.projectQuestionId)!.projectQuestionId);
   const page = await uma.json<{ value: { responseText: string }[] }>(["results", "verbatims", String(id), "--question", q, "--page-size", "7", "--page", "2"]);
   expect(page.value.length).toBeGreaterThan(0);

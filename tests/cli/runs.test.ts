@@ -1,6 +1,8 @@
 // Issue 24: staff `admin runs list|close|extend` (SurveyRuns ForceCloseSurvey and ExtendFieldPeriod
 // { fieldEndAt }) against a real server with a Live run on the team's own panel (nobody answers);
 // a User is told plainly that these are staff's (exit 2). The database is read to check the effect.
+// And `admin runs callbacks RUN [--resend ID]` (SupplierCallbacks and its Resend): the run is given
+// a supplier's recorded outcomes here, one callback failed after its 8 attempts and one delivered.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,11 +19,19 @@ let uma: CliHarness;
 let sam: CliHarness;
 let project = 0;
 let run = 0;
+/** The run's supplier callbacks (rows written in beforeAll): two failed after 8 attempts (one is listed, one re-sent), and one delivered. */
+let failedCallback = 0;
+let resentCallback = 0;
+let deliveredCallback = 0;
 const dir = mkdtempSync(join(tmpdir(), "ideally-runs-"));
 
 async function staff(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const token = (sam.config().session as { accessToken: string }).accessToken;
-  const res = await fetch(`${server.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${server.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   expect(res.status, `${method} ${path}`).toBe(200);
   return (await res.json()) as Record<string, unknown>;
 }
@@ -42,6 +52,31 @@ beforeAll(async () => {
   const runs = (await staff("GET", `/api/v1/Projects(${project})/DecipherCompletesCounts`)) as { value: { surveyRunId: number; surveyStatusId: number }[] };
   run = runs.value[0].surveyRunId;
   if (runs.value[0].surveyStatusId !== 50) await staff("POST", `/api/v1/SurveyRuns(${run})/LaunchSurvey`);
+  // A supplier whose callbacks go nowhere reachable (port 1): a re-sent one stays undelivered.
+  const [sup] = await tdb.db<{ id: number }[]>`
+    insert into sample_suppliers (name, complete_url, screen_out_url, over_quota_url, quality_terminate_url, callback_url)
+    values ('CLI supplier', 'https://s.example/c?rid={rid}', 'https://s.example/s?rid={rid}', 'https://s.example/q?rid={rid}', 'https://s.example/t?rid={rid}',
+            'http://127.0.0.1:1/s2s?rid={rid}&status={outcome}')
+    returning id`;
+  const [f] = await tdb.db<{ id: number }[]>`
+    insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, outcome, callback_state, callback_attempts)
+    values (${run}, ${sup!.id}, 'F1', 'complete', 'failed', 8) returning id::int as id`;
+  const [d] = await tdb.db<{ id: number }[]>`
+    insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, outcome, callback_state, callback_attempts, delivered_at)
+    values (${run}, ${sup!.id}, 'D1', 'screen-out', 'delivered', 1, now()) returning id::int as id`;
+  const [f2] = await tdb.db<{ id: number }[]>`
+    insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, outcome, callback_state, callback_attempts)
+    values (${run}, ${sup!.id}, 'F2', 'over-quota', 'failed', 8) returning id::int as id`;
+  [failedCallback, deliveredCallback, resentCallback] = [f!.id, d!.id, f2!.id];
+  for (const [id, rid] of [
+    [failedCallback, "F1"],
+    [resentCallback, "F2"],
+  ] as const) {
+    for (let a = 1; a <= 8; a++) {
+      await tdb.db`insert into supplier_callback_attempts (supplier_outcome_id, attempt, url, started_at, http_status) values (${id}, ${a}, ${`http://127.0.0.1:1/s2s?rid=${rid}`}, now(), 503)`;
+    }
+  }
+  await tdb.db`insert into supplier_callback_attempts (supplier_outcome_id, attempt, url, started_at, http_status) values (${deliveredCallback}, 1, 'http://127.0.0.1:1/s2s?rid=D1&status=screen-out', now(), 200)`;
 }, 180_000);
 afterAll(async () => {
   for (const h of [uma, sam]) h?.dispose();
@@ -114,5 +149,43 @@ describe("--until forms", () => {
     expect(fieldEnd("2026-12-01", now)).toBe("2026-12-01T23:59:59.000Z");
     expect(fieldEnd("2026-12-01T18:00:00+13:00", now)).toBe("2026-12-01T05:00:00.000Z");
     expect(() => fieldEnd("+3w", now)).toThrow("--until");
+  });
+});
+
+describe("admin runs callbacks", () => {
+  test("staff list the run's callbacks: state, series, attempts, the last answer; a hint names the re-send", async () => {
+    const text = await sam.run(["admin", "runs", "callbacks", String(run)]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`\\n\\s*${failedCallback}\\s+F1\\s+outcome\\s+complete\\s+failed\\s+1\\s+8\\s+HTTP 503\\s*\\n`));
+    expect(text.stdout).toMatch(new RegExp(`\\n\\s*${deliveredCallback}\\s+D1\\s+outcome\\s+screen-out\\s+delivered\\s+1\\s+1\\s+HTTP 200\\s*(\\n|$)`));
+    // F2 is failed too unless the re-send test ran first.
+    expect(text.stderr).toMatch(new RegExp(`^[12] failed: send one again with \`ideally admin runs callbacks ${run} --resend ${failedCallback}\`\\n$`));
+    const rows = await sam.json<{ id: number; rid: string; state: string }[]>(["admin", "runs", "callbacks", String(run)]);
+    expect(rows.filter((c) => c.rid !== "F2").map((c) => [c.id, c.state])).toEqual([
+      [failedCallback, "failed"],
+      [deliveredCallback, "delivered"],
+    ]);
+  });
+
+  test("--resend: the failed callback is pending again in series 2 with its 8 attempts kept; a delivered one is refused (exit 2, HTTP 409)", async () => {
+    const r = await sam.run(["admin", "runs", "callbacks", String(run), "--resend", String(resentCallback)]);
+    expect([r.code, r.stdout], r.stderr).toEqual([0, `Callback ${resentCallback} (rid F2, over-quota) is pending again: series 2, sent now; its 8 earlier attempts are kept\n`]);
+    const [o] = await tdb.db<{ series: number; from: number }[]>`select callback_series as series, callback_series_from as "from" from supplier_outcomes where id = ${resentCallback}`;
+    expect(o).toEqual({ series: 2, from: 8 });
+    const again = await sam.run(["admin", "runs", "callbacks", String(run), "--resend", String(deliveredCallback)]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(new RegExp(`^ideally: send callback ${deliveredCallback} of survey run ${run} again: .*delivered.*\\(HTTP 409`));
+  });
+
+  test("a User is told these are staff's (exit 2); a callback id that is not a number is a usage error (exit 1)", async () => {
+    const list = await uma.run(["admin", "runs", "callbacks", String(run)]);
+    expect([list.code, list.stderr]).toEqual([2, `ideally: list survey run ${run}'s supplier callbacks: supplier callbacks are read and sent again by provider staff; user@acme.test is not staff\n`]);
+    const resend = await uma.run(["admin", "runs", "callbacks", String(run), "--resend", String(failedCallback)]);
+    expect([resend.code, resend.stderr]).toEqual([
+      2,
+      `ideally: send callback ${failedCallback} of survey run ${run} again: supplier callbacks are read and sent again by provider staff; user@acme.test is not staff\n`,
+    ]);
+    const bad = await sam.run(["admin", "runs", "callbacks", String(run), "--resend", "x1"]);
+    expect([bad.code, bad.stderr]).toEqual([1, "ideally: expected a callback id (the id column of `ideally admin runs callbacks RUN`), got 'x1'\n"]);
   });
 });

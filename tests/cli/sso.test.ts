@@ -22,7 +22,11 @@ beforeAll(async () => {
   // The assertion's audience and recipient are the public URL's (as behind a proxy).
   server = await startServerProcess(tdb.url, { PUBLIC_URL });
   cli = cliHarness(server.base);
-  const admin = await fetch(`${server.base}/auth/Login/PasswordLogin`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "admin@acme.test", password: "Password123!" }) });
+  const admin = await fetch(`${server.base}/auth/Login/PasswordLogin`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "admin@acme.test", password: "Password123!" }),
+  });
   const { accessToken } = (await admin.json()) as { accessToken: string };
   const idp = await fetch(`${server.base}/api/v1/CognitoIdps/CreateSaml`, {
     method: "POST",

@@ -64,6 +64,13 @@ test("with --accept-shortfall: submitted, and the field period and the refund ru
   expect(flat).toContain("Shortfall accepted: New Zealand 3,060 of 3,061 completes can be delivered; refunded as stated above.");
   expect(r.stdout.replace(/\s+/g, " ")).toContain("then closes with the completes it has; the shortfall is refunded when the run is processed");
   for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
-  const json = await uma.json<{ shortfall: { fieldPeriodDays: number } }>(["projects", "submit", String((await uma.json<{ id: number }>(["projects", "create", "--from", FILE])).id), "--yes", "--json", "--accept-shortfall"]);
+  const json = await uma.json<{ shortfall: { fieldPeriodDays: number } }>([
+    "projects",
+    "submit",
+    String((await uma.json<{ id: number }>(["projects", "create", "--from", FILE])).id),
+    "--yes",
+    "--json",
+    "--accept-shortfall",
+  ]);
   expect(json.shortfall.fieldPeriodDays).toBe(14);
 });

@@ -16,7 +16,10 @@ const h = cliHarness("http://127.0.0.1:9");
 const ROOT = resolve(import.meta.dir, "../..");
 
 test("--help and -h from the table: byte for byte commander's help, at 40, 60, 80, 120 and no width, with and without colour", async () => {
-  const colours: Record<string, string>[] = [{ NO_COLOR: "1", FORCE_COLOR: "" }, { NO_COLOR: "", FORCE_COLOR: "1" }];
+  const colours: Record<string, string>[] = [
+    { NO_COLOR: "1", FORCE_COLOR: "" },
+    { NO_COLOR: "", FORCE_COLOR: "1" },
+  ];
   const cases = ["40", "60", "80", "120", ""].flatMap((columns) => colours.map((c) => ({ ...c, COLUMNS: columns })));
   for (const env of cases) {
     const [help, h1, reference] = await Promise.all([h.run(["--help"], { env }), h.run(["-h"], { env }), h.run(["help"], { env })]);

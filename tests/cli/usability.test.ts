@@ -98,7 +98,10 @@ describe("lookups for project files", () => {
     expect(nz).toContainEqual(expect.objectContaining({ id: 4500002, question: "Gender", label: "Female", market: null }));
     expect(nz.every((o) => o.market === null || o.market === "NZ")).toBe(true);
     const au = await uma.json<{ id: number }[]>(["targets", "--market", "Australia"]);
-    expect(au.some((o) => o.id === 4200102), "Auckland is not an Australian option").toBe(false);
+    expect(
+      au.some((o) => o.id === 4200102),
+      "Auckland is not an Australian option",
+    ).toBe(false);
     const bad = await uma.run(["targets", "--market", "Narnia"]);
     expect([bad.code, bad.stderr]).toEqual([1, "ideally: --market: no market 'Narnia' (see `ideally markets`)\n"]);
   });
@@ -113,14 +116,19 @@ describe("lookups for project files", () => {
   });
   test("a project file takes the names the lookups print", async () => {
     const file = join(dir, "names.yaml");
-    writeFileSync(file, "name: Names\ntype: Question\nframework: Ad hoc\nregions: [australia]\ncategory: Dairy\nproductType: Quick service restaurants\ntargets:\n  - option: 'Gender: Male'\nquestions:\n  - text: Why?\n    type: text\n");
+    writeFileSync(
+      file,
+      "name: Names\ntype: Question\nframework: Ad hoc\nregions: [australia]\ncategory: Dairy\nproductType: Quick service restaurants\ntargets:\n  - option: 'Gender: Male'\nquestions:\n  - text: Why?\n    type: text\n",
+    );
     const v = await uma.json<{ project: Record<string, unknown>; targets: unknown[] }>(["projects", "validate", file]);
     expect(v.project).toMatchObject({ frameworkId: 3000, regionIds: [2], categoryId: 102, productType: "qsr" });
     expect(v.targets).toEqual([{ systemQuestionOptionId: 4500001, regionId: null }]);
     writeFileSync(file, "name: Names\ntype: Idea\nframework: ad-hoc\nregions: [NZ]\n");
     const wrong = await uma.run(["projects", "validate", file]);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toBe(`ideally: ${file}:3:12: framework: framework 3000 (Ad hoc) is not for Idea projects; use one of idea-default (1000), execution-ab (1003), price-sensitivity (1010), market-reach (1020)\n`);
+    expect(wrong.stderr).toBe(
+      `ideally: ${file}:3:12: framework: framework 3000 (Ad hoc) is not for Idea projects; use one of idea-default (1000), execution-ab (1003), price-sensitivity (1010), market-reach (1020)\n`,
+    );
   });
 });
 
@@ -128,7 +136,9 @@ describe("--version and auth status", () => {
   test("version: the CLI's version and commit, the contract's and the API's version; --version without the API", async () => {
     const contract = JSON.parse(readFileSync(resolve(import.meta.dir, "../../contracts/openapi.json"), "utf8")).info.version;
     const served = ((await (await fetch(`${server.base}/openapi.json`)).json()) as { info: { version: string } }).info.version;
-    const head = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { cwd: resolve(import.meta.dir, "../..") }).stdout.toString().trim();
+    const head = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { cwd: resolve(import.meta.dir, "../..") })
+      .stdout.toString()
+      .trim();
     const v = await uma.json<{ cli: string; commit: string; contract: string; apiVersion: string; api: string }>(["version"]);
     expect(v.cli).toMatch(/^\d+\.\d+\.\d+$/);
     expect(v.commit).toBe(head);
@@ -146,7 +156,10 @@ describe("--version and auth status", () => {
   });
   test("auth status: API, account, client, expiry, config path; exit 3 signed out", async () => {
     await uma.json(["clients", "use", String(T)]);
-    const s = await uma.json<{ api: string; email: string; clientId: number; clientName: string; accessTokenExpiresAt: string; server: string; configPath: string; refreshable: boolean }>(["auth", "status"]);
+    const s = await uma.json<{ api: string; email: string; clientId: number; clientName: string; accessTokenExpiresAt: string; server: string; configPath: string; refreshable: boolean }>([
+      "auth",
+      "status",
+    ]);
     const session = uma.config().session as { accessToken: string };
     const exp = JSON.parse(Buffer.from(session.accessToken.split(".")[1], "base64url").toString()).exp as number;
     expect(s).toMatchObject({ api: server.base, email: "user@acme.test", clientId: T, clientName: "Acme Team A", server: "valid", configPath: uma.configFile, refreshable: true });

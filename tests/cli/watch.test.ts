@@ -22,7 +22,11 @@ let stalled = 0;
 
 async function staff(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const token = (sam.config().session as { accessToken: string }).accessToken;
-  const res = await fetch(`${server.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${server.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   expect(res.status, `${method} ${path}: ${res.status}`).toBe(200);
   return (await res.json()) as Record<string, unknown>;
 }
@@ -56,7 +60,11 @@ afterAll(async () => {
   await tdb?.drop();
 }, 30_000);
 
-const lines = (out: string) => out.trimEnd().split("\n").map((l) => JSON.parse(l) as { event: string; result?: string; data: { statusCode: number; phase: string } });
+const lines = (out: string) =>
+  out
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { event: string; result?: string; data: { statusCode: number; phase: string } });
 
 test("ready: a Complete project ends at once with exit 0", async () => {
   const r = await uma.run(["projects", "watch", "1001", "--json"]);
@@ -85,7 +93,9 @@ test("piped, the 400 status reads Survey in progress while fielding", async () =
   const r = await uma.run(["projects", "watch", String(stalled), "--timeout", "1"]);
   expect(r.code).toBe(6);
   // The run's field period (issue 21): when it closes, to the minute, from the server's fieldEndAt.
-  const [run] = await tdb.db<{ end: string }[]>`select to_char(r.field_end_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"') as end from survey_runs r join project_schedules s on s.survey_run_id = r.id where s.project_id = ${stalled} limit 1`;
+  const [run] = await tdb.db<
+    { end: string }[]
+  >`select to_char(r.field_end_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"') as end from survey_runs r join project_schedules s on s.survey_run_id = r.id where s.project_id = ${stalled} limit 1`;
   expect(r.stdout).toBe(`${r.stdout.slice(0, 8)} 400 Survey in progress (fielding): New Zealand 0/50 (closes ${run!.end})\n`);
   expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d /);
 }, 30_000);
@@ -103,7 +113,12 @@ test("declined: the project going back to Draft is exit 4", async () => {
 }, 60_000);
 
 test("bad --timeout and --stall values are usage errors", async () => {
-  for (const [flag, v] of [["--timeout", "0"], ["--timeout", "soon"], ["--stall", "-1"], ["--interval", "0.1"]]) {
+  for (const [flag, v] of [
+    ["--timeout", "0"],
+    ["--timeout", "soon"],
+    ["--stall", "-1"],
+    ["--interval", "0.1"],
+  ]) {
     const r = await uma.run(["projects", "watch", String(stalled), flag, v]);
     expect(r.code, `${flag} ${v}`).toBe(1);
     expect(r.stderr).toStartWith(`ideally: ${flag}: expected seconds from `);
@@ -121,7 +136,9 @@ test("stalled on the server: a run the fielding engine marked stalled ends the w
     expect(Date.now() - started, "at the first state, not at the timeout").toBeLessThan(25_000);
     expect(lines(r.stdout).at(-1)).toMatchObject({ event: "Done", result: "stalled" });
     expect(r.stderr).toMatch(
-      new RegExp(`^ideally: project ${stalled} stalled: run ${run!.id} New Zealand 0/50 has had no complete for 24 hours \\(marked stalled at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\dZ by the fielding engine\\); it closes at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\dZ with the completes it has, or staff extend it\\n$`),
+      new RegExp(
+        `^ideally: project ${stalled} stalled: run ${run!.id} New Zealand 0/50 has had no complete for 24 hours \\(marked stalled at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\dZ by the fielding engine\\); it closes at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\dZ with the completes it has, or staff extend it\\n$`,
+      ),
     );
   } finally {
     await tdb.db`update survey_runs set stalled_at = null where id = ${run!.id}`;

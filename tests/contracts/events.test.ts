@@ -56,7 +56,9 @@ describe("the parser", () => {
     expect(refused({ channel: "user-1", event: "ProjectUpdated", data: { projectId: 1 } })).toStartWith("ProjectUpdated on user-1: event: Invalid discriminator value");
     expect(refused({ channel: "client-1", event: "ProjectUpdated", data: { projectId: "7" } })).toBe("ProjectUpdated on client-1: data.projectId: Invalid input: expected number, received string");
     expect(refused({ channel: "client-1", event: "ProjectUpdated", data: null })).toBe("ProjectUpdated on client-1: data: Invalid input: expected object, received null");
-    expect(refused({ channel: "user-1", event: "AiMessageDelta", data: { replyToMessageId: 3, seq: 0 } })).toBe("AiMessageDelta on user-1: data.delta: Invalid input: expected string, received undefined");
+    expect(refused({ channel: "user-1", event: "AiMessageDelta", data: { replyToMessageId: 3, seq: 0 } })).toBe(
+      "AiMessageDelta on user-1: data.delta: Invalid input: expected string, received undefined",
+    );
     expect(refused({ channel: "client-1x", event: "ProjectUpdated", data: { projectId: 1 } })).toStartWith("ProjectUpdated on client-1x: channel: ");
     expect(refused({ channel: "user-1", event: "client:has space", data: 1 })).toStartWith("client:has space on user-1: event: ");
     expect(refused({ event: "error" })).toBe("error: message: Invalid input: expected string, received undefined");
@@ -92,8 +94,7 @@ describe("one publish path", () => {
     const importers = api.filter((f) => /\bpublish(Many)?\(/.test(read(f)) && !f.endsWith("jobs/channel.ts") && !f.includes("/prompts/"));
     expect(importers.length).toBeGreaterThan(8);
     const channel = join(ROOT, "api/src/jobs/channel.ts");
-    const fromChannel = (f: string) =>
-      [...read(f).matchAll(/import \{([^}]*)\} from "([^"]+)"/g)].some((m) => /\bpublish\b/.test(m[1]!) && resolve(join(f, ".."), m[2]!) === channel);
+    const fromChannel = (f: string) => [...read(f).matchAll(/import \{([^}]*)\} from "([^"]+)"/g)].some((m) => /\bpublish\b/.test(m[1]!) && resolve(join(f, ".."), m[2]!) === channel);
     expect(importers.filter((f) => !fromChannel(f)).map(rel), "each publisher imports publish from jobs/channel.ts").toEqual([]);
   });
 
@@ -111,7 +112,16 @@ describe("one publish path", () => {
     }
     const declared = new Set<string>([...DECLARED_EVENTS, ...SOCKET_CONTROL_EVENTS]);
     expect([...names].filter((n) => !declared.has(n))).toEqual([]);
-    expect([...names].sort()).toEqual(["MembershipRemoved", "ProjectReady", "ProjectSentOutForSurvey", "ProjectUpdated", "SessionEnded", "SurveyApprovalDeclined", "SurveyApproved", "SurveySubmittedForApproval"]);
+    expect([...names].sort()).toEqual([
+      "MembershipRemoved",
+      "ProjectReady",
+      "ProjectSentOutForSurvey",
+      "ProjectUpdated",
+      "SessionEnded",
+      "SurveyApprovalDeclined",
+      "SurveyApproved",
+      "SurveySubmittedForApproval",
+    ]);
   });
 
   test("every declared event has a publisher (a declaration nothing sends would rot)", () => {

@@ -1,8 +1,9 @@
 // `bun run lint` fails on a finding of any level (docs/testing.md "The linter"): biome itself exits
 // 0 on an info (useTemplate) and on a warning without --error-on-warnings, so the script reads its
-// report. Probed on small files written under tests/ (which biome.json lints) and removed after.
+// report. It fails too on a file Biome's formatter would change, which `bun run format` writes.
+// Probed on small files written under tests/ (which biome.json lints and formats) and removed after.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -31,5 +32,14 @@ describe("bun run lint", () => {
 
   test("a warning-level finding fails", () => {
     expect(lint(probe("warning.ts", 'import { join } from "node:path";\nexport const one = 1;\n'))).toBe(1);
+  });
+
+  test("a file the formatter would change fails, and passes once `bun run format` has written it", () => {
+    // Single quotes and no semicolon, against biome.json's double quotes and semicolons.
+    const f = probe("layout.ts", "export const greeting = (name: string) => ['Hello', name].join(' ')\n");
+    expect(lint(f)).toBe(1);
+    expect(run(["bun", "run", "format", f])).toBe(0);
+    expect(readFileSync(f, "utf8")).toBe('export const greeting = (name: string) => ["Hello", name].join(" ");\n');
+    expect(lint(f)).toBe(0);
   });
 });

@@ -10,9 +10,7 @@ const ROOT = resolve(import.meta.dir, "../..");
 const FORBIDDEN = /as never\b|as any\b|as unknown as\b|:\s*any\b|<any\b|\bany\s*>|@ts-ignore|@ts-expect-error|biome-ignore|eslint-disable/g;
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
 }
 
 /** Each forbidden spot in a text's code (comments and one-line string literals left out: "Staff: any client" is prose): `line: text`. */
@@ -27,15 +25,34 @@ export function forbiddenSpots(text: string): string[] {
 
 describe("no casts around the typed client", () => {
   test("the check finds each forbidden form, and leaves look-alikes alone", () => {
-    const bad = ['x as never', 'y as any', 'function f(a: any) {}', 'let b:any = 1', '// @ts-ignore', '// @ts-expect-error why', 'z as unknown as T', 'type J = JobDef<any, any>', '// biome-ignore lint: why'].join("\n");
+    const bad = [
+      "x as never",
+      "y as any",
+      "function f(a: any) {}",
+      "let b:any = 1",
+      "// @ts-ignore",
+      "// @ts-expect-error why",
+      "z as unknown as T",
+      "type J = JobDef<any, any>",
+      "// biome-ignore lint: why",
+    ].join("\n");
     expect(forbiddenSpots(bad)).toEqual(["1: as never", "2: as any", "3: : any", "4: :any", "5: @ts-ignore", "6: @ts-expect-error", "7: as unknown as", "8: <any", "8: any>", "9: biome-ignore"]);
     expect(forbiddenSpots('const anyOf = 1; type T = { company: anything }; x as Never2; "as nevertheless"')).toEqual([]);
     expect(forbiddenSpots("// refreshed first, as any command\n/* x as never */ const url = 'http://h/as any';")).toEqual([]);
-    expect(forbiddenSpots('description: "Staff: any two clients", s: \'it is: any\', n: x as never')).toEqual(["1: as never"]);
+    expect(forbiddenSpots("description: \"Staff: any two clients\", s: 'it is: any', n: x as never")).toEqual(["1: as never"]);
   });
 
   test("api/src, web/src, cli/src, contracts/ and analytics/ have none", () => {
-    const files = [...sources(join(ROOT, "api/src")), ...sources(join(ROOT, "web/src")), ...sources(join(ROOT, "cli/src")), ...["contracts", "analytics"].flatMap((pkg) => readdirSync(join(ROOT, pkg)).filter((f) => /\.tsx?$/.test(f)).map((f) => join(ROOT, pkg, f)))];
+    const files = [
+      ...sources(join(ROOT, "api/src")),
+      ...sources(join(ROOT, "web/src")),
+      ...sources(join(ROOT, "cli/src")),
+      ...["contracts", "analytics"].flatMap((pkg) =>
+        readdirSync(join(ROOT, pkg))
+          .filter((f) => /\.tsx?$/.test(f))
+          .map((f) => join(ROOT, pkg, f)),
+      ),
+    ];
     expect(files.length).toBeGreaterThan(300);
     const found: Record<string, string[]> = {};
     for (const f of files) {

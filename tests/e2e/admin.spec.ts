@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { expectAxeClean } from "./helpers";
+import { expectAxeClean, SCREENS } from "./helpers";
 import { readFileSync } from "node:fs";
 
 // The staff admin area in Chromium (issue #10's Done-when): as staff, approve a project from the
@@ -10,9 +10,27 @@ import { readFileSync } from "node:fs";
 // away; staff ask the AI and open the debug view. Screenshots go to .tmp/screens to be looked at.
 
 const ADMIN_PATHS = [
-  "users", "approvals", "clients", "clients/3/credits", "projects", "project-groups", "project-groups/1",
-  "email-summaries", "prompts", "prompts/1", "edit-prompt/1", "surveys", "features", "project-summaries",
-  "ai-conversations", "ai-conversations?mine=1", "ai-conversations/1", "ai-conversations/1?view=debug", "notifications", "translations", "commands",
+  "users",
+  "approvals",
+  "clients",
+  "clients/3/credits",
+  "projects",
+  "project-groups",
+  "project-groups/1",
+  "email-summaries",
+  "prompts",
+  "prompts/1",
+  "edit-prompt/1",
+  "surveys",
+  "features",
+  "project-summaries",
+  "ai-conversations",
+  "ai-conversations?mine=1",
+  "ai-conversations/1",
+  "ai-conversations/1?view=debug",
+  "notifications",
+  "translations",
+  "commands",
 ];
 
 async function token(request: APIRequestContext, email: string): Promise<string> {
@@ -48,7 +66,7 @@ async function signIn(page: Page, email: string) {
 }
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/admin-${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/admin-${name}.png`, fullPage: true });
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 2 });
@@ -141,7 +159,10 @@ test("staff see a run's field period on the surveys page, move its field end and
   const processed = await request.fetch(`/api/v1/SurveyRuns(${runId})/StartSurveyProcessing`, { method: "POST", headers: { authorization: `Bearer ${sam}`, clientId: String(team) } });
   expect(processed.status(), await processed.text()).toBeLessThan(300);
   await expect
-    .poll(async () => (await api(request, sam, team, "GET", `/api/v1/CreditLogs?$filter=projectId eq ${p.id} and creditAmount gt 0`)).value.length, { message: "the shortfall refunded", timeout: 30_000 })
+    .poll(async () => (await api(request, sam, team, "GET", `/api/v1/CreditLogs?$filter=projectId eq ${p.id} and creditAmount gt 0`)).value.length, {
+      message: "the shortfall refunded",
+      timeout: 30_000,
+    })
     .toBe(1);
   // Issue 37: the page's "Completes" are the run's completes, as the researcher's status page counts
   // them (DecipherCompletesCounts), not every session (screen-outs, over-quota and removed ones too).
@@ -230,7 +251,10 @@ test("a client flag switched on by staff reaches that client's user only", async
 
 test("staff publish a prompt version", async ({ page, request }) => {
   const sam = await token(request, "staff@ideally.test");
-  const prompt = await api(request, sam, null, "POST", "/api/v1/Prompts", { name: `Full test summary ${Date.now()}`, promptType: (await api(request, sam, null, "GET", "/api/v1/Prompts/PlaybookPluginOptions")).promptTypes[0] });
+  const prompt = await api(request, sam, null, "POST", "/api/v1/Prompts", {
+    name: `Full test summary ${Date.now()}`,
+    promptType: (await api(request, sam, null, "GET", "/api/v1/Prompts/PlaybookPluginOptions")).promptTypes[0],
+  });
   const v = await api(request, sam, null, "POST", "/api/v1/PromptVersions", { promptId: prompt.id, template: "Summarise {{projectName}}." });
   await signIn(page, "staff@ideally.test");
   await page.goto(`/admin/prompts/${prompt.id}`);

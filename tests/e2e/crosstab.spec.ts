@@ -52,10 +52,15 @@ for (const width of [1440, 390] as const) {
     // Two markets and the total fit the screen, even a phone's: no column behind a scrollbar.
     const overflow = await page.getByRole("region", { name: /top-2-box by market$/ }).evaluateAll((els) => els.map((e) => e.scrollWidth - e.clientWidth));
     expect(overflow.length).toBeGreaterThan(0);
-    expect(overflow.filter((w) => w > 1), "market tables wider than their box").toEqual([]);
+    expect(
+      overflow.filter((w) => w > 1),
+      "market tables wider than their box",
+    ).toEqual([]);
     await expect(page.getByTestId("method-note")).toContainText("markets compared with each other as independent samples, not with the total");
     await expect(page.getByTestId("method-note")).toContainText(`over the table's ${qual.marketsMethod.tests} tests`);
-    const sig = qual.markets.flatMap((m: { measures: { results: { vsMarkets: { significant: boolean; diff: number }[] }[] }[] }) => m.measures.flatMap((x) => x.results.flatMap((r) => r.vsMarkets.filter((t) => t.significant && t.diff > 0))));
+    const sig = qual.markets.flatMap((m: { measures: { results: { vsMarkets: { significant: boolean; diff: number }[] }[] }[] }) =>
+      m.measures.flatMap((x) => x.results.flatMap((r) => r.vsMarkets.filter((t) => t.significant && t.diff > 0))),
+    );
     await expect(page.getByTestId("market-letters")).toHaveCount(sig.length);
     await shot(page, `markets-${width}`);
     await axe(page, `markets ${width}`);
@@ -68,10 +73,22 @@ for (const width of [1440, 390] as const) {
     await expect(page.getByLabel("Rows")).toHaveValue(/^measure:/);
     const rows = await page.getByLabel("Rows").inputValue();
     // All markets: CrossTab's all-markets total (each market reweighted to its population share), its Total column included.
-    const x = await api(request, tok, team, "GET", `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${rows}&banner=demographic:51,demographic:45,market&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`);
+    const x = await api(
+      request,
+      tok,
+      team,
+      "GET",
+      `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${rows}&banner=demographic:51,demographic:45,market&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`,
+    );
     expect(x.total).toBe("markets");
     for (const r of x.rows as { label: string; cells: { value: number | null }[] }[])
-      await expect(table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: r.label, exact: true }) }).getByRole("cell").first()).toContainText(`${(r.cells[0]!.value! * 100).toFixed(1)}%`);
+      await expect(
+        table
+          .getByRole("row")
+          .filter({ has: page.getByRole("rowheader", { name: r.label, exact: true }) })
+          .getByRole("cell")
+          .first(),
+      ).toContainText(`${(r.cells[0]!.value! * 100).toFixed(1)}%`);
     await expect(page.getByTestId("method-note")).toContainText("Weights: the all-markets total");
     const letters = x.rows.flatMap((r: { cells: { higherThan: string[] }[] }) => r.cells.filter((c) => c.higherThan.length).map((c) => c.higherThan.join("")));
     expect(letters.length, "the demo's cross-tab has significant differences").toBeGreaterThan(0);
@@ -84,10 +101,21 @@ for (const width of [1440, 390] as const) {
     await expect(table.getByRole("columnheader", { name: "Market", exact: true })).toHaveCount(0);
     await expect(table.getByRole("columnheader", { name: "Gender", exact: true })).toHaveCount(1);
     // A question in the rows: one row per answer, as the API has them.
-    const question = (await page.getByLabel("Rows").locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).find((v) => v.startsWith("question:"));
+    const question = (
+      await page
+        .getByLabel("Rows")
+        .locator("option")
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))
+    ).find((v) => v.startsWith("question:"));
     if (question) {
       await page.getByLabel("Rows").selectOption(question);
-      const qx = await api(request, tok, team, "GET", `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${question}&banner=demographic:51,demographic:45&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`);
+      const qx = await api(
+        request,
+        tok,
+        team,
+        "GET",
+        `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${question}&banner=demographic:51,demographic:45&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`,
+      );
       await expect(table.getByRole("rowheader")).toHaveText(qx.rows.map((r: { label: string }) => r.label));
       await expect(table.getByRole("columnheader", { name: "Answer" })).toHaveCount(1);
     }

@@ -50,7 +50,10 @@ test("a queued CSV export shows its progress and downloads the file when done", 
     const download = page.waitForEvent("download", { timeout: 90_000 });
     await locker`commit`;
     const answers = await Promise.all(held);
-    expect(answers.map((a) => a.status()), "the two held exports answered the file").toEqual([200, 200]);
+    expect(
+      answers.map((a) => a.status()),
+      "the two held exports answered the file",
+    ).toEqual([200, 200]);
     const sync = await answers[0]!.text();
     expect(sync).toMatch(/^Respondent,Market,/);
     const file = await (await download).path();

@@ -1,5 +1,5 @@
 // Shared by the browser tests: sign in through the login page, API calls with a token, and
-// screenshots kept out of the repo (.tmp/screens) to be looked at.
+// screenshots kept out of the repo (.tmp/screens, with SCREENS=1 or SCREENS=all) to be looked at.
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import type { AxeResults } from "axe-core";
 import { readFileSync } from "node:fs";
@@ -24,13 +24,16 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 export async function axeFindings(page: Page, opts: { include?: string; html?: boolean } = {}): Promise<string[]> {
   // page.evaluate runs through the DevTools protocol, which the page's CSP does not govern.
   if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) await page.evaluate(AXE_SOURCE);
-  const r = await page.evaluate(
-    (include) => window.axe!.run(include ? { include: [include] } : document, { resultTypes: ["violations"] }),
-    opts.include ?? null,
-  );
+  const r = await page.evaluate((include) => window.axe!.run(include ? { include: [include] } : document, { resultTypes: ["violations"] }), opts.include ?? null);
   return r.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}${opts.html ? ` ${n.html.slice(0, 160)}` : ""}`).join(", ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 5)
+          .map((n) => `${n.target.join(" ")}${opts.html ? ` ${n.html.slice(0, 160)}` : ""}`)
+          .join(", ")}`,
+    );
 }
 
 /** No serious or critical axe-core violation on the page (or inside `include`). */
@@ -70,8 +73,9 @@ export async function clientIdByName(request: APIRequestContext, tok: string, na
   return r.value[0].id;
 }
 
+/** A full-page screenshot to .tmp/screens/NAME.png, with SCREENS set (see SCREENS). */
 export async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/${name}.png`, fullPage: true });
 }
 
 /** A JWT-shaped token with the given expiry (unsigned: the web app reads exp; the API refuses it). */
@@ -134,10 +138,11 @@ export function requestsInFlight(page: Page): { settled(quietMs?: number, timeou
       return send0.call(this, body);
     };
   });
-  const state = () => page.evaluate(() => {
-    const c: { open: Set<string>; last: number } | undefined = Reflect.get(window, "__calls");
-    return c ? { open: [...c.open], quietFor: performance.now() - c.last } : null;
-  });
+  const state = () =>
+    page.evaluate(() => {
+      const c: { open: Set<string>; last: number } | undefined = Reflect.get(window, "__calls");
+      return c ? { open: [...c.open], quietFor: performance.now() - c.last } : null;
+    });
   return {
     // The timeout is a guard against a call that never ends, as networkidle's was the test's: a
     // costly call (MarketReachResults) took over 15 s on a saturated machine (2026-12-07).
@@ -160,11 +165,20 @@ export function requestsInFlight(page: Page): { settled(quietMs?: number, timeou
 
 /** Two animation frames: a resize's ResizeObserver callbacks have run and React has drawn what they set. */
 export async function nextFrames(page: Page, frames = 3) {
-  await page.evaluate((n) => new Promise<void>((done) => {
-    const step = (k: number) => (k ? requestAnimationFrame(() => step(k - 1)) : done());
-    step(n);
-  }), frames);
+  await page.evaluate(
+    (n) =>
+      new Promise<void>((done) => {
+        const step = (k: number) => (k ? requestAnimationFrame(() => step(k - 1)) : done());
+        step(n);
+      }),
+    frames,
+  );
 }
 
-/** Screenshots of every page a crawl visits are taken only with SCREENS=all (one look at a time, not in every run). */
+/**
+ * Screenshots are for looking at (.tmp/screens), not for checking: a plain run takes none (a
+ * full-page shot is about 0.35 s of the browser's CPU, and the specs took 92). SCREENS=1 takes the
+ * specs' own; SCREENS=all also every page the results crawl visits, at both widths.
+ */
+export const SCREENS = process.env.SCREENS === "1" || process.env.SCREENS === "all";
 export const SCREENS_ALL = process.env.SCREENS === "all";

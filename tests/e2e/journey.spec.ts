@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { api, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
+import { api, clientIdByName, signIn, token, expectAxeClean, SCREENS } from "./helpers";
 import { designText } from "../../web/src/features/design";
 
 // The researcher's path without dead ends (issue 22), in Chromium against the real server: the
@@ -25,7 +25,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/journey-${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/journey-${name}.png`, fullPage: true });
 }
 
 const noSeriousViolations = (page: Page, where: string) => expectAxeClean(page, `axe on ${where}`, { include: "main" });
@@ -108,7 +108,10 @@ test("every notification type opens its target, by the project's status now", as
   await send(7, `Added ${stamp}`, null, `/${teamA}/home`);
   await send(8, `Link ready ${stamp}`, approved.id, `/${teamA}/project-surveys/${approved.id}`);
 
-  const page2 = await page.context().browser()!.newPage({ viewport: { width: 1280, height: 900 } });
+  const page2 = await page
+    .context()
+    .browser()!
+    .newPage({ viewport: { width: 1280, height: 900 } });
   await signIn(page2, "user@acme.test");
   const cases: [string | RegExp, RegExp][] = [
     // Sent when the Admin approved it (100); it is at 200 now, so its status page (SPEC 2).
@@ -134,7 +137,10 @@ test("every notification type opens its target, by the project's status now", as
   await expect(page2).toHaveURL(new RegExp(`/${teamA}/results/${done.id}`));
 
   // Staff's copy of the approval request opens the admin approvals queue.
-  const page3 = await page.context().browser()!.newPage({ viewport: { width: 1280, height: 900 } });
+  const page3 = await page
+    .context()
+    .browser()!
+    .newPage({ viewport: { width: 1280, height: 900 } });
   await signIn(page3, "staff@ideally.test");
   await page3.goto("/admin/users");
   await openNotification(page3, /Project submitted for approval/);
@@ -392,7 +398,9 @@ test("the editor: completes per market change until submitted, targets grouped b
   // Completes per market: changed after creation, saved for every market.
   await page.getByLabel("Completes per market").fill("350");
   await page.getByRole("button", { name: "Save completes" }).click();
-  await expect.poll(async () => (await api(request, uma, teamA, "GET", `/api/v1/ProjectsRegions?$filter=projectId eq ${p.id}&$select=sampleSize`)).value.map((r: { sampleSize: number }) => r.sampleSize)).toEqual([350, 350]);
+  await expect
+    .poll(async () => (await api(request, uma, teamA, "GET", `/api/v1/ProjectsRegions?$filter=projectId eq ${p.id}&$select=sampleSize`)).value.map((r: { sampleSize: number }) => r.sampleSize))
+    .toEqual([350, 350]);
   // The feasibility in the API's words (New Zealand's panel reaches 6,000: docs/decisions.md "Feasibility").
   const feasibility = page.getByTestId("feasibility");
   await expect(feasibility).toContainText("New Zealand: 350 completes: the panel reaches about 6,000 people there in a field period");
@@ -416,13 +424,19 @@ test("the editor: completes per market change until submitted, targets grouped b
   const toastBox = page.getByRole("status").filter({ hasText: "Draft deleted" });
   await expect(toastBox).toContainText(`${p.projectName} is in the trash.`);
   const trashed = await api(request, uma, teamA, "GET", "/api/v1/Projects/GetTrashed?$top=1000");
-  expect(trashed.value.map((x: { id: number }) => x.id), "in the trash").toContain(p.id);
+  expect(
+    trashed.value.map((x: { id: number }) => x.id),
+    "in the trash",
+  ).toContain(p.id);
   await expect(page.getByRole("link", { name: p.projectName }), "gone from the list").toHaveCount(0);
   await shot(page, "draft-deleted");
   await toastBox.getByRole("button", { name: "Restore it" }).click();
   await expect(page).toHaveURL(new RegExp(`/${teamA}/projects/${p.id}$`));
   const back = await api(request, uma, teamA, "GET", "/api/v1/Projects/GetTrashed?$top=1000");
-  expect(back.value.map((x: { id: number }) => x.id), "restored").not.toContain(p.id);
+  expect(
+    back.value.map((x: { id: number }) => x.id),
+    "restored",
+  ).not.toContain(p.id);
 });
 
 test("axe at phone width on the journey's pages: home with approvals, the editor, the status page, a shared project, the notifications", async ({ page, request }) => {

@@ -5,7 +5,7 @@
 // Demo data (README): admin@acme.test is Admin of Acme Team A (client 3) and of the Acme
 // enterprise (client 1, with the org Acme Foods, client 2).
 import { expect, test, type Page } from "@playwright/test";
-import { expectAxeClean } from "./helpers";
+import { expectAxeClean, SCREENS } from "./helpers";
 import { readFileSync } from "node:fs";
 
 const PASSWORD = "ideally-demo";
@@ -43,14 +43,44 @@ test.describe("management areas as admin@acme.test", () => {
 
   test("each page: heading, key controls, sub-navigation and no serious accessibility violations", async ({ page }) => {
     const pages: { path: string; heading: string; controls: { role: "button" | "link" | "textbox" | "searchbox"; name: string | RegExp }[] }[] = [
-      { path: "/3/manage-team/members", heading: "Members", controls: [{ role: "button", name: "Invite member" }, { role: "searchbox", name: "Search members" }, { role: "link", name: "Access from above" }] },
-      { path: "/3/manage-team/transactions", heading: "Transactions", controls: [{ role: "button", name: "Export CSV" }, { role: "link", name: "Spend" }, { role: "link", name: "Top-ups" }] },
+      {
+        path: "/3/manage-team/members",
+        heading: "Members",
+        controls: [
+          { role: "button", name: "Invite member" },
+          { role: "searchbox", name: "Search members" },
+          { role: "link", name: "Access from above" },
+        ],
+      },
+      {
+        path: "/3/manage-team/transactions",
+        heading: "Transactions",
+        controls: [
+          { role: "button", name: "Export CSV" },
+          { role: "link", name: "Spend" },
+          { role: "link", name: "Top-ups" },
+        ],
+      },
       { path: "/3/manage-team/templates", heading: "Question templates", controls: [{ role: "button", name: "New template" }] },
       { path: "/2/manage-org/admin-dashboard", heading: "Admin dashboard", controls: [{ role: "link", name: "Overview" }] },
       { path: "/2/manage-org/overview", heading: "Overview", controls: [{ role: "link", name: "Security" }] },
       { path: "/2/manage-org/members", heading: "Members", controls: [{ role: "button", name: "Invite member" }] },
-      { path: "/2/manage-org/transactions", heading: "Transactions", controls: [{ role: "button", name: "Export CSV" }, { role: "button", name: "Transfer credits" }] },
-      { path: "/2/manage-org/security", heading: "Security", controls: [{ role: "button", name: "Add identity provider" }, { role: "textbox", name: "ACS URL (reply URL)" }] },
+      {
+        path: "/2/manage-org/transactions",
+        heading: "Transactions",
+        controls: [
+          { role: "button", name: "Export CSV" },
+          { role: "button", name: "Transfer credits" },
+        ],
+      },
+      {
+        path: "/2/manage-org/security",
+        heading: "Security",
+        controls: [
+          { role: "button", name: "Add identity provider" },
+          { role: "textbox", name: "ACS URL (reply URL)" },
+        ],
+      },
       { path: "/1/manage-enterprise/overview", heading: "Overview", controls: [{ role: "link", name: "Members" }] },
       { path: "/1/manage-enterprise/members", heading: "Members", controls: [{ role: "button", name: "Invite member" }] },
       { path: "/1/manage-enterprise/transactions", heading: "Transactions", controls: [{ role: "button", name: "Transfer credits" }] },
@@ -181,7 +211,12 @@ test.describe("security as admin@acme.test", () => {
     await expect(page.getByText(/signing certificate valid until/)).toBeVisible();
     const card = page.locator("section").filter({ hasText: name });
     const domains = card.getByRole("list", { name: `Email domains of ${name}` });
-    await expect(domains.getByRole("listitem").filter({ hasText: `e2e-${stamp}.test` }).getByText("Pending verification")).toBeVisible();
+    await expect(
+      domains
+        .getByRole("listitem")
+        .filter({ hasText: `e2e-${stamp}.test` })
+        .getByText("Pending verification"),
+    ).toBeVisible();
     await expect(card.getByText(/sign in with a password until your organisation proves it owns the domain/)).toBeVisible();
     // Staff approve the domain for Acme Foods (ValidateDomainRecord without the DNS record): verified now.
     const login = await request.post("/auth/Login/PasswordLogin", { data: { email: "staff@ideally.test", password: PASSWORD } });
@@ -189,12 +224,17 @@ test.describe("security as admin@acme.test", () => {
     const approved = await request.post("/api/v1/Clients(2)/ValidateDomainRecord", { data: { domain: `e2e-${stamp}.test`, approve: true }, headers: { authorization: `Bearer ${staff}` } });
     expect(approved.status()).toBe(200);
     await page.reload();
-    await expect(domains.getByRole("listitem").filter({ hasText: `e2e-${stamp}.test` }).getByText("Verified")).toBeVisible();
+    await expect(
+      domains
+        .getByRole("listitem")
+        .filter({ hasText: `e2e-${stamp}.test` })
+        .getByText("Verified"),
+    ).toBeVisible();
     await expect(card.getByText(/until your organisation proves it owns the domain/)).toHaveCount(0);
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.screenshot({ path: ".tmp/screens/security-1440.png", fullPage: true });
+    if (SCREENS) await page.screenshot({ path: ".tmp/screens/security-1440.png", fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: ".tmp/screens/security-390.png", fullPage: true });
+    if (SCREENS) await page.screenshot({ path: ".tmp/screens/security-390.png", fullPage: true });
     await page.setViewportSize({ width: 1280, height: 720 });
     await card.getByRole("button", { name: "Switch off" }).click();
     await expect(page.getByText("Single sign-on switched off")).toBeVisible();

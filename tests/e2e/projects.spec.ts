@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, apiCall, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
+import { api, apiCall, clientIdByName, signIn, token, expectAxeClean, SCREENS } from "./helpers";
 
 // The project pages as a researcher uses them, in Chromium against the real server: sign in,
 // create an Idea project, rename it, add two concepts (one with an image), target an audience,
@@ -16,7 +16,7 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR
 const noSeriousViolations = (page: Page, where: string) => expectAxeClean(page, `axe on ${where}`, { include: "main" });
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/projects-${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/projects-${name}.png`, fullPage: true });
 }
 
 // The runs this file launches: closed at the end, so the simulated panel does not keep answering
@@ -95,7 +95,10 @@ test("create, set up, cost and submit an Idea project; approval to fielding; the
   await tabs.getByRole("link", { name: "Markets & targets" }).click();
   await expect(page.getByRole("checkbox", { name: "New Zealand" })).toBeChecked();
   await expect(page.getByTestId("incidence")).toHaveText("100%");
-  await page.getByRole("group", { name: /Gender/ }).getByRole("checkbox", { name: /^Female/ }).check();
+  await page
+    .getByRole("group", { name: /Gender/ })
+    .getByRole("checkbox", { name: /^Female/ })
+    .check();
   await expect(page.getByTestId("incidence")).not.toHaveText("100%");
   await expect(page.getByRole("group", { name: /Gender/ }).getByRole("checkbox", { name: /^Female/ })).toBeChecked();
   await shot(page, "editor-markets");
@@ -241,7 +244,13 @@ test("the editor: waves, watch, clone (SPEC's toast), question order and templat
 
   // Two custom questions: drag the second above the first; save one as a template and use it.
   for (const text of ["First custom question?", "Second custom question?"]) {
-    await api(request, uma, teamA, "POST", "/api/v1/Questions", { projectId: p.id, questionText: text, questionTypeId: 1, questionPositionId: 6, questionOptions: [{ optionText: "Yes" }, { optionText: "No" }] });
+    await api(request, uma, teamA, "POST", "/api/v1/Questions", {
+      projectId: p.id,
+      questionText: text,
+      questionTypeId: 1,
+      questionPositionId: 6,
+      questionOptions: [{ optionText: "Yes" }, { optionText: "No" }],
+    });
   }
   await page.goto(`/${teamA}/projects/${p.id}/questions`);
   const custom = page.getByRole("region", { name: "Custom" }).getByTestId("project-question");
@@ -300,7 +309,10 @@ test("the editor: waves, watch, clone (SPEC's toast), question order and templat
   await page.goto(`/${teamA}/projects/${p.id}/markets`);
   await expect(other.getByTestId("incidence")).toHaveText("100%");
   await expect(page.getByTestId("incidence")).toHaveText("100%");
-  await page.getByRole("group", { name: /Age group/ }).getByRole("checkbox", { name: /^18-24/ }).check();
+  await page
+    .getByRole("group", { name: /Age group/ })
+    .getByRole("checkbox", { name: /^18-24/ })
+    .check();
   await expect(page.getByTestId("incidence")).not.toHaveText("100%");
   const estimate = await page.getByTestId("incidence").textContent();
   await expect(other.getByTestId("incidence"), "the other tab updated live").toHaveText(estimate ?? "");
@@ -371,8 +383,12 @@ test("opened at another address of the server, an upload says where to open Idea
   await dlg.getByLabel("Image").setInputFiles({ name: "bar.png", mimeType: "image/png", buffer: PNG });
   await dlg.getByRole("button", { name: "Add test option" }).click();
   const port = new URL(baseURL!).port;
-  await expect(page.getByText(`This page is open at localhost:${port}, but the server is set up to be reached at 127.0.0.1:${port} (its PUBLIC_URL). Open Ideally at http://127.0.0.1:${port} to do this.`).first()).toBeVisible();
-  await page.screenshot({ path: ".tmp/screens/projects-another-address.png" });
+  await expect(
+    page
+      .getByText(`This page is open at localhost:${port}, but the server is set up to be reached at 127.0.0.1:${port} (its PUBLIC_URL). Open Ideally at http://127.0.0.1:${port} to do this.`)
+      .first(),
+  ).toBeVisible();
+  if (SCREENS) await page.screenshot({ path: ".tmp/screens/projects-another-address.png" });
   await apiCall(request, uma, team, "DELETE", `/api/v1/Projects(${p.id})`);
 });
 

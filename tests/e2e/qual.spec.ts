@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { api, signIn, token, expectAxeClean } from "./helpers";
+import { api, signIn, token, expectAxeClean, SCREENS } from "./helpers";
 
 // Issue 23 on the demo data (Acme Team A's "Plant-based snacks idea screen", two markets): the
 // themes tab counts the filtered answers, so it changes with the market, as ThemeResults says; a
@@ -23,7 +23,7 @@ async function look(page: Page, name: string) {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(300);
-    await page.screenshot({ path: `.tmp/screens/qual-${name}-${width}.png`, fullPage: true });
+    if (SCREENS) await page.screenshot({ path: `.tmp/screens/qual-${name}-${width}.png`, fullPage: true });
     await axe(page, `${name} at ${width}px`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -43,9 +43,17 @@ test("the themes tab changes with the market filter, as ThemeResults counts it",
   const tok = await token(request, "user@acme.test");
   const team = await teamA(request, tok);
   const pq = (await api(request, tok, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId eq ${PROJECT} and standardQuestionId eq 7&$select=id`)).value[0].id as number;
-  const regions = (await api(request, tok, team, "GET", `/api/v1/Projects(${PROJECT})?$select=id&$expand=projectsRegions($select=regionId)`)).projectsRegions.map((r: { regionId: number }) => r.regionId).sort() as number[];
+  const regions = (await api(request, tok, team, "GET", `/api/v1/Projects(${PROJECT})?$select=id&$expand=projectsRegions($select=regionId)`)).projectsRegions
+    .map((r: { regionId: number }) => r.regionId)
+    .sort() as number[];
   const counts = async (regionId: number) =>
-    (await api(request, tok, team, "GET", `/api/v1/TextResponses/ThemeResults?projectId=${PROJECT}&projectQuestionId=${pq}&filters=${encodeURIComponent(JSON.stringify({ regionIds: [regionId] }))}`)) as { answers: number; themes: { name: string; count: number }[] };
+    (await api(
+      request,
+      tok,
+      team,
+      "GET",
+      `/api/v1/TextResponses/ThemeResults?projectId=${PROJECT}&projectQuestionId=${pq}&filters=${encodeURIComponent(JSON.stringify({ regionIds: [regionId] }))}`,
+    )) as { answers: number; themes: { name: string; count: number }[] };
   const [a, b] = [await counts(regions[0]!), await counts(regions[1]!)];
   // A theme whose count differs between the markets (the bug: every market showed both markets' counts).
   const moved = a.themes.find((t) => b.themes.find((x) => x.name === t.name)!.count !== t.count);
@@ -58,7 +66,10 @@ test("the themes tab changes with the market filter, as ThemeResults counts it",
   // for the other market's (a clean run under load, 2026-12-07: the row then showed another count).
   const baseOf = (n: number) => new RegExp(`^${n} answers? from the filtered respondents`);
   await expect(page.getByTestId("themes-base")).toHaveText(baseOf(a.answers));
-  const row = page.getByRole("region", { name: "Themes per test option and by sentiment" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: moved!.name, exact: true }) });
+  const row = page
+    .getByRole("region", { name: "Themes per test option and by sentiment" })
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name: moved!.name, exact: true }) });
   await expect(row).toContainText(`${moved!.name}${moved!.count}`);
   await look(page, "themes-market1");
   await page.getByLabel("Market").selectOption(String(regions[1]));
@@ -71,7 +82,10 @@ test("the themes tab changes with the market filter, as ThemeResults counts it",
   await expect(page.getByTestId("drivers-chart")).toContainText("the filtered respondents");
   await look(page, "drivers");
   // One age group of one market is under the minimum base: all respondents' drivers, labelled.
-  const age = page.locator("details").filter({ has: page.locator("summary", { hasText: "Age group" }) }).first();
+  const age = page
+    .locator("details")
+    .filter({ has: page.locator("summary", { hasText: "Age group" }) })
+    .first();
   if ((await age.getAttribute("open")) === null) await age.locator("summary").click();
   await page.getByLabel("18-24").check();
   await expect(page.getByTestId("drivers-note")).toContainText("under the minimum base of");
@@ -120,10 +134,20 @@ test("a project group's open-text view counts its themes for the market chosen, 
   const g = await api(request, staff, team, "POST", "/api/v1/ProjectGroups", { name: `Snack answers ${Date.now()}`, description: "Open answers of the snack tests" });
   const members = [PROJECT, 2];
   for (const projectId of members) await api(request, staff, team, "POST", "/api/v1/ProjectGroupTags", { projectGroupId: g.id, projectId, name: "snacks" });
-  const own = (await api(request, tok, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId eq ${PROJECT} and standardQuestionId eq 7&$select=id,questionId&$expand=question($select=questionText)`)).value[0];
+  const own = (
+    await api(request, tok, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId eq ${PROJECT} and standardQuestionId eq 7&$select=id,questionId&$expand=question($select=questionText)`)
+  ).value[0];
   const text = own.question.questionText as string;
   // Every group project's copy of the question (VerbatimGroup matches them by text).
-  const copies = (await api(request, tok, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId in (${members.join(",")}) and question/questionTypeId eq 3 and question/questionText eq '${text.replace(/'/g, "''")}'&$select=id,projectId`)).value as { id: number; projectId: number }[];
+  const copies = (
+    await api(
+      request,
+      tok,
+      team,
+      "GET",
+      `/api/v1/ProjectQuestions?$filter=projectId in (${members.join(",")}) and question/questionTypeId eq 3 and question/questionText eq '${text.replace(/'/g, "''")}'&$select=id,projectId`,
+    )
+  ).value as { id: number; projectId: number }[];
   expect(copies.length, "both projects ask the open question").toBe(2);
   // The expected figures: each copy's ThemeResults for one market, added up by theme name here.
   const counts = async (regionId: number) => {
@@ -131,14 +155,23 @@ test("a project group's open-text view counts its themes for the market chosen, 
     let answers = 0;
     let projects = 0; // the projects with answers in the market
     for (const c of copies) {
-      const r = (await api(request, tok, team, "GET", `/api/v1/TextResponses/ThemeResults?projectId=${c.projectId}&projectQuestionId=${c.id}&filters=${encodeURIComponent(JSON.stringify({ regionIds: [regionId] }))}`)) as { answers: number; themes: { name: string; count: number }[] };
+      const r = (await api(
+        request,
+        tok,
+        team,
+        "GET",
+        `/api/v1/TextResponses/ThemeResults?projectId=${c.projectId}&projectQuestionId=${c.id}&filters=${encodeURIComponent(JSON.stringify({ regionIds: [regionId] }))}`,
+      )) as { answers: number; themes: { name: string; count: number }[] };
       answers += r.answers;
       if (r.answers > 0) projects++;
       for (const t of r.themes) byName.set(t.name, (byName.get(t.name) ?? 0) + t.count);
     }
     return { answers, byName, projects, said: `${answers} answers from the filtered respondents in ${projects} project${projects === 1 ? "" : "s"}` };
   };
-  const regions = (await api(request, tok, team, "GET", `/api/v1/Projects(${PROJECT})?$select=id&$expand=projectsRegions($select=regionId;$expand=region($select=regionName))`)).projectsRegions as { regionId: number; region: { regionName: string } }[];
+  const regions = (await api(request, tok, team, "GET", `/api/v1/Projects(${PROJECT})?$select=id&$expand=projectsRegions($select=regionId;$expand=region($select=regionName))`)).projectsRegions as {
+    regionId: number;
+    region: { regionName: string };
+  }[];
   const [a, b] = [await counts(regions[0]!.regionId), await counts(regions[1]!.regionId)];
   const moved = [...a.byName.entries()].find(([name, n]) => n > 0 && b.byName.get(name) !== n);
   expect(moved, "some theme comes up a different number of times in each market").toBeDefined();
@@ -149,7 +182,10 @@ test("a project group's open-text view counts its themes for the market chosen, 
   const market = page.getByLabel("Market", { exact: true });
   await market.selectOption({ label: regions[0]!.region.regionName });
   await expect(page.getByTestId("group-themes-base")).toContainText(a.said);
-  const row = page.getByRole("region", { name: "Themes of the group's answers by sentiment" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+  const row = page
+    .getByRole("region", { name: "Themes of the group's answers by sentiment" })
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name, exact: true }) });
   await expect(row.getByRole("cell").first()).toHaveText(String(inA));
   await look(page, "group-text-market1");
   await market.selectOption({ label: regions[1]!.region.regionName });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, expectAxeClean, signIn, token } from "./helpers";
+import { api, expectAxeClean, signIn, token, SCREENS } from "./helpers";
 
 // Quotas in the browser (issue 36): a researcher sets a 50/50 gender quota on the editor's markets
 // tab (a sum other than 100% is refused at the field, in words), sees each cell's completes needed
@@ -11,7 +11,7 @@ const MALE = 4500001;
 const FEMALE = 4500002;
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/quotas-${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/quotas-${name}.png`, fullPage: true });
 }
 
 const launchedRuns: { clientId: number; runId: number }[] = [];
@@ -54,7 +54,7 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
   await expect(gender.getByRole("alert")).toHaveText("The shares add up to 90%: they must add up to 100%, or be left empty for no quota.");
   await expect(female).toHaveAttribute("aria-invalid", "true");
   expect((await api(request, uma, teamA, "GET", `/api/v1/Targets?$filter=projectId eq ${p.id}`)).value, "nothing saved").toEqual([]);
-  await gender.screenshot({ path: ".tmp/screens/quotas-editor-refused.png" });
+  if (SCREENS) await gender.screenshot({ path: ".tmp/screens/quotas-editor-refused.png" });
   await expectAxeClean(page, "the markets tab with a refused share", { include: "main" });
 
   // 50/50: saved as Male and Female only, half each; the cells say what they need and can get.
@@ -66,7 +66,12 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
   // Male 0.49 and Female 0.51, so about 2,940 and 3,060 can be delivered (worked by hand).
   await expect(gender.getByTestId("cell-feasibility")).toHaveText(["Needs 200; about 2,940 can be delivered", "Needs 200; about 3,060 can be delivered"]);
   await expect(page.getByTestId("feasibility")).toContainText("Gender in New Zealand: Male 50%, Female 50%, 100% in all.");
-  const stored = (await api(request, uma, teamA, "GET", `/api/v1/Targets?$filter=projectId eq ${p.id}&$orderby=systemQuestionOptionId`)).value as { systemQuestionOptionId: number; regionId: number; quotaPercent: number; onlyThese: boolean }[];
+  const stored = (await api(request, uma, teamA, "GET", `/api/v1/Targets?$filter=projectId eq ${p.id}&$orderby=systemQuestionOptionId`)).value as {
+    systemQuestionOptionId: number;
+    regionId: number;
+    quotaPercent: number;
+    onlyThese: boolean;
+  }[];
   expect(stored.map((t) => [t.systemQuestionOptionId, t.regionId, t.quotaPercent, t.onlyThese])).toEqual([
     [MALE, 1, 50, true],
     [FEMALE, 1, 50, true],
@@ -79,7 +84,7 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
   await expect(gender.locator("summary")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth), "no wider than the phone").toBeLessThanOrEqual(390);
   await shot(page, "editor-390");
-  await gender.screenshot({ path: ".tmp/screens/quotas-editor-390-gender.png" });
+  if (SCREENS) await gender.screenshot({ path: ".tmp/screens/quotas-editor-390-gender.png" });
   await expectAxeClean(page, "the markets tab with quotas at 390 px", { include: "main" });
   await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -105,9 +110,15 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
       ["Male", 200],
       ["Female", 200],
     ]);
-    expect(cells.reduce((s, c) => s + c.completes, 0), "only Male and Female complete").toBe(counts.complete);
+    expect(
+      cells.reduce((s, c) => s + c.completes, 0),
+      "only Male and Female complete",
+    ).toBe(counts.complete);
     expect(counts.complete).toBeGreaterThanOrEqual(60);
-    await expect(progress.getByTestId("quota-cell-count")).toHaveText(cells.map((c) => `${c.completes} / ${c.target}${c.completes >= c.target ? " · full" : ""}`), { timeout: 1000 });
+    await expect(progress.getByTestId("quota-cell-count")).toHaveText(
+      cells.map((c) => `${c.completes} / ${c.target}${c.completes >= c.target ? " · full" : ""}`),
+      { timeout: 1000 },
+    );
   }).toPass({ timeout: 30_000 });
   await expect(progress.getByRole("progressbar", { name: "Male: completes in the quota cell", exact: true })).toHaveAttribute("aria-valuemax", "200");
   await shot(page, "status-1280");
@@ -147,7 +158,8 @@ test("a 2x2 crossed quota (gender × age band) set in the editor's grid; each ce
     ],
   });
   const storedCells = async () =>
-    ((await api(request, uma, teamA, "GET", `/api/v1/CrossedQuotaCells?$filter=projectId eq ${p.id}&$orderby=firstOptionId,secondOptionId&$select=regionId,firstOptionId,secondOptionId,quotaPercent`)).value as unknown[]);
+    (await api(request, uma, teamA, "GET", `/api/v1/CrossedQuotaCells?$filter=projectId eq ${p.id}&$orderby=firstOptionId,secondOptionId&$select=regionId,firstOptionId,secondOptionId,quotaPercent`))
+      .value as unknown[];
 
   await signIn(page, "user@acme.test");
   await page.goto(`/${teamA}/projects/${p.id}/markets`);
@@ -172,7 +184,7 @@ test("a 2x2 crossed quota (gender × age band) set in the editor's grid; each ce
   await expect(crossed.getByRole("alert")).toHaveText("The crossed cells add up to 99.99%: they must add up to 100%, or be left empty for no crossed quota.");
   await expect(share("Female × 25-34")).toHaveAttribute("aria-invalid", "true");
   expect(await storedCells(), "nothing saved").toEqual([]);
-  await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-refused.png" });
+  if (SCREENS) await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-refused.png" });
 
   // 100%: the API refuses the crossing while gender has quotas of its own, in its words at the grid.
   await share("Female × 25-34").fill("25");
@@ -215,13 +227,13 @@ test("a 2x2 crossed quota (gender × age band) set in the editor's grid; each ce
   await expect(share("Another gender × 25-34")).toHaveValue("");
   await expect(crossed.getByTestId("crossed-cell-feasibility")).toHaveCount(4);
   await shot(page, "crossed-editor-1280");
-  await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-grid-1280.png" });
+  if (SCREENS) await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-grid-1280.png" });
   await expectAxeClean(page, "the markets tab with crossed cells", { include: "main" });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(share("Male × 18-24")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth), "no wider than the phone").toBeLessThanOrEqual(390);
   await shot(page, "crossed-editor-390");
-  await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-grid-390.png" });
+  if (SCREENS) await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-grid-390.png" });
   await expectAxeClean(page, "the markets tab with crossed cells at 390 px", { include: "main" });
   await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -249,9 +261,15 @@ test("a 2x2 crossed quota (gender × age band) set in the editor's grid; each ce
       ["Female × 18-24", 100],
       ["Female × 25-34", 100],
     ]);
-    expect(cells.reduce((s, c) => s + c.completes, 0), "only the four cells complete").toBe(counts.complete);
+    expect(
+      cells.reduce((s, c) => s + c.completes, 0),
+      "only the four cells complete",
+    ).toBe(counts.complete);
     expect(counts.complete).toBeGreaterThanOrEqual(60);
-    await expect(progress.getByTestId("quota-cell-count")).toHaveText(cells.map((c) => `${c.completes} / ${c.target}${c.completes >= c.target ? " · full" : ""}`), { timeout: 1000 });
+    await expect(progress.getByTestId("quota-cell-count")).toHaveText(
+      cells.map((c) => `${c.completes} / ${c.target}${c.completes >= c.target ? " · full" : ""}`),
+      { timeout: 1000 },
+    );
   }).toPass({ timeout: 30_000 });
   await expect(progress.getByRole("progressbar", { name: "Male × 18-24: completes in the quota cell", exact: true })).toHaveAttribute("aria-valuemax", "100");
   await shot(page, "crossed-status-1280");

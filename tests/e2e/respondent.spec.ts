@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { api, token } from "./helpers";
+import { api, token, SCREENS } from "./helpers";
 
 // The public respondent survey, as a respondent takes it in Chromium: a project is authored and
 // approved through the API, staff create and launch its run, and a person answers every page on a
@@ -37,7 +37,7 @@ async function liveSurvey(request: APIRequestContext, customerPanel = false): Pr
 }
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/respondent-${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/respondent-${name}.png`, fullPage: true });
 }
 
 let answered = 0;
@@ -127,7 +127,12 @@ test("a respondent takes a survey on a phone, with price validation and resume",
 
   // Follow-ups (the framework's open question), then the end. Each page is answered once: the
   // heading of a page not yet replaced would have its questions answered again.
-  while (await page.getByRole("heading", { name: "Almost done" }).isVisible().catch(() => false)) {
+  while (
+    await page
+      .getByRole("heading", { name: "Almost done" })
+      .isVisible()
+      .catch(() => false)
+  ) {
     await answerChoices(page);
     await submitPage(page);
   }

@@ -143,9 +143,12 @@ test("a 401 from the API logs the user out and remembers the page", async ({ pag
   // that page's own next call got the 401 and its logout aborted this goto (a loaded clean run,
   // 2026-12-07: net::ERR_ABORTED).
   const home = `/${teamA}/home`;
-  await page.addInitScript(([t, path]) => {
-    if (location.pathname === path) localStorage.setItem("token", t);
-  }, [fakeToken(Math.floor(Date.now() / 1000) + 3600), home] as const);
+  await page.addInitScript(
+    ([t, path]) => {
+      if (location.pathname === path) localStorage.setItem("token", t);
+    },
+    [fakeToken(Math.floor(Date.now() / 1000) + 3600), home] as const,
+  );
   await page.goto(`${home}?q=snack`);
   await expect(page).toHaveURL(/\/auth\/login$/);
   // The logout is a full navigation: read storage once the login page has drawn, not while its
@@ -171,9 +174,7 @@ test("logout keeps client_id, is tracked, and logs out the other tab", async ({ 
   await expect(other, "the other tab follows").toHaveURL(/\/auth\/login$/);
   // The logout may still be loading the login page after its URL shows (CI, 2026-12-06: "Execution
   // context was destroyed" under load): read the storage once the page has settled.
-  await expect
-    .poll(() => page.evaluate(() => Object.keys(localStorage)).catch(() => null), { message: "only client_id is left in local storage" })
-    .toEqual(["client_id"]);
+  await expect.poll(() => page.evaluate(() => Object.keys(localStorage)).catch(() => null), { message: "only client_id is left in local storage" }).toEqual(["client_id"]);
 });
 
 test("signing in in one tab signs in the other", async ({ page, context }) => {
@@ -221,5 +222,8 @@ test("the accessibility check finds what it is for: an image without a text alte
   await page.setContent(`<!doctype html><html lang="en"><head><title>probe</title></head><body><main><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button></main></body></html>`);
   const found = await axeFindings(page);
   expect(found.map((f) => f.split(" ")[0]).sort()).toEqual(["button-name", "image-alt"]);
-  expect(found.every((f) => f.includes("(critical)")), found.join("; ")).toBe(true);
+  expect(
+    found.every((f) => f.includes("(critical)")),
+    found.join("; "),
+  ).toBe(true);
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
+import { apiCall, clientIdByName, signIn, token, expectAxeClean, SCREENS } from "./helpers";
 
 // Issue 36: every results page of a project with simulated respondents says so, in the API's one
 // sentence (Projects SimulatedRespondents) for the view the page shows. The demo's respondents are
@@ -9,7 +9,7 @@ async function look(page: Page, name: string) {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForLoadState("networkidle");
-    await page.screenshot({ path: `.tmp/screens/simulated-${name}-${width}.png`, fullPage: true });
+    if (SCREENS) await page.screenshot({ path: `.tmp/screens/simulated-${name}-${width}.png`, fullPage: true });
     await expectAxeClean(page, `${name} at ${width}px`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { apiCall, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
+import { apiCall, clientIdByName, signIn, token, expectAxeClean, SCREENS } from "./helpers";
 
 // Issue 23, the verdict-first Summary and the page truths, on the demo data (Acme Team A): the
 // Summary names a verdict per concept from the action standard (a User changes the standard, a
@@ -17,7 +17,7 @@ async function look(page: Page, name: string) {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForLoadState("networkidle");
-    await page.screenshot({ path: `.tmp/screens/verdict-${name}-${width}.png`, fullPage: true });
+    if (SCREENS) await page.screenshot({ path: `.tmp/screens/verdict-${name}-${width}.png`, fullPage: true });
     await axe(page, `${name} at ${width}px`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -47,7 +47,13 @@ test("the Summary leads with a verdict per concept on the action standard; a Use
   const both = await apiCall(request, uma, team, "GET", `/api/v1/Responses/WeightSum?projectId=${idea}&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1, 2] }))}`);
   await expect(page.getByTestId("summary-respondents")).toHaveText(both.count.toLocaleString("en-US"));
   // One verdict per concept, as the API's scorecard for the same view says.
-  const sc = await apiCall(request, uma, team, "GET", `/api/v1/Responses/Scorecard?projectId=${idea}&benchmarkTypeId=1&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1, 2] }))}`);
+  const sc = await apiCall(
+    request,
+    uma,
+    team,
+    "GET",
+    `/api/v1/Responses/Scorecard?projectId=${idea}&benchmarkTypeId=1&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1, 2] }))}`,
+  );
   // DOMAIN.md's words for the decisions; the headline is the API's one sentence (issue 37; the rule is tested in verdict.test.ts).
   const labels = { go: "Go", consider: "Consider", "no-go": "No go" } as Record<string, string>;
   await expect(page.getByTestId("verdict")).toHaveText(sc.rows.map((r: { verdict: string }) => labels[r.verdict]!));
@@ -112,8 +118,17 @@ test("a filter that matches nobody says so, on Summary and All results", async (
   await signIn(page, "user@acme.test");
   // Answered on a day long before the test was fielded: nobody.
   const q = `dates=${encodeURIComponent(JSON.stringify({ from: "2001-01-01", to: "2001-01-02" }))}`;
-  const n = await apiCall(request, uma, team, "GET", `/api/v1/Projects(${idea})/ResponsesCount?filters=${encodeURIComponent(JSON.stringify({ regionIds: [1], dateFrom: "2001-01-01", dateTo: "2001-01-02" }))}`);
-  expect(n.value.reduce((a: number, x: { count: number }) => a + x.count, 0), "the filter matches nobody").toBe(0);
+  const n = await apiCall(
+    request,
+    uma,
+    team,
+    "GET",
+    `/api/v1/Projects(${idea})/ResponsesCount?filters=${encodeURIComponent(JSON.stringify({ regionIds: [1], dateFrom: "2001-01-01", dateTo: "2001-01-02" }))}`,
+  );
+  expect(
+    n.value.reduce((a: number, x: { count: number }) => a + x.count, 0),
+    "the filter matches nobody",
+  ).toBe(0);
   await page.goto(`/${team}/results/${idea}/summary?${q}`);
   await expect(page.getByRole("heading", { name: "No respondents match these filters" })).toBeVisible({ timeout: 20_000 });
   await look(page, "summary-nobody");
@@ -154,7 +169,9 @@ test("waves show wave-on-wave significance as WaveData says; no Advertising entr
   await page.goto(`/${team}/results/${tracker}/wave/${pq.value[0].id}`);
   await expect(page.getByTestId("wave-method")).toContainText("Each figure against the same wave before it", { timeout: 20_000 });
   const w = await apiCall(request, uma, team, "GET", `/api/v1/Responses/WaveData?projectId=${tracker}&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1] }))}`);
-  const cells = w.waves.flatMap((x: { measures: { standardQuestionId: number; results: { vsPreviousWave: { significant: boolean } | null }[] }[] }) => x.measures.filter((m) => m.standardQuestionId === 5).flatMap((m) => m.results));
+  const cells = w.waves.flatMap((x: { measures: { standardQuestionId: number; results: { vsPreviousWave: { significant: boolean } | null }[] }[] }) =>
+    x.measures.filter((m) => m.standardQuestionId === 5).flatMap((m) => m.results),
+  );
   const compared = cells.filter((c: { vsPreviousWave: unknown }) => c.vsPreviousWave !== null);
   expect(compared.length, "every wave after the first is compared with the one before").toBeGreaterThan(0);
   const significant = compared.filter((c: { vsPreviousWave: { significant: boolean } }) => c.vsPreviousWave.significant).length;
@@ -186,7 +203,12 @@ test("an uploaded concept image shows on its concept page and in the test-info p
   const up = await apiCall(request, uma, team, "GET", `/api/v1/Projects(${p.id})/FileUploadUrl?fileName=concept.png&fileType=image/png&fileSize=${png.length}`);
   const put = await request.fetch(up.url, { method: "PUT", headers: up.headers, data: png });
   expect(put.status(), await put.text()).toBeLessThan(300);
-  const option = await apiCall<{ id: number; conceptText: string }>(request, uma, team, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bites", sortOrder: 1, file: { key: up.key, fileType: "image/png", fileName: "concept.png" } });
+  const option = await apiCall<{ id: number; conceptText: string }>(request, uma, team, "POST", "/api/v1/TestOptions", {
+    projectId: p.id,
+    conceptText: "Oat bites",
+    sortOrder: 1,
+    file: { key: up.key, fileType: "image/png", fileName: "concept.png" },
+  });
 
   await signIn(page, "user@acme.test");
   await page.goto(`/${team}/results/${p.id}/grow-ideas/${option.id}`);

@@ -8,7 +8,14 @@ test("the login page's scripts arrive compressed, at most 110 KB on the wire", a
   const scripts: { url: string; encoding: string | undefined; bytes: Promise<number> }[] = [];
   page.on("response", (res) => {
     if (res.request().resourceType() !== "script") return;
-    scripts.push({ url: res.url(), encoding: res.headers()["content-encoding"], bytes: res.request().sizes().then((s) => s.responseBodySize) });
+    scripts.push({
+      url: res.url(),
+      encoding: res.headers()["content-encoding"],
+      bytes: res
+        .request()
+        .sizes()
+        .then((s) => s.responseBodySize),
+    });
   });
   await page.goto("/auth/login", { waitUntil: "networkidle" });
   await expect(page.getByRole("button", { name: "Continue" })).toBeVisible();

@@ -19,10 +19,7 @@ import { outboxMailer, type Mailer } from "../../api/src/email/mailer.ts";
 export const TEST_PUBLIC_URL = "http://ideally.test";
 
 /** Local-disk file storage for tests: a fresh folder and signing key per process. */
-export const testStorage = new LocalDiskStorage(
-  join(tmpdir(), `ideally-test-uploads-${process.pid}`),
-  await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
-);
+export const testStorage = new LocalDiskStorage(join(tmpdir(), `ideally-test-uploads-${process.pid}`), await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]));
 
 /**
  * Passwords as a test run's server hashes them: argon2id at the cost PASSWORD_HASH_COST=test
@@ -76,14 +73,7 @@ export async function call(
 }
 
 /** A JSON request with a bearer token and a clientId header; the body parsed when it is JSON. */
-export async function send(
-  app: App,
-  authorization: string | null,
-  clientId: number | null,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: any; headers: Headers }> {
+export async function send(app: App, authorization: string | null, clientId: number | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (authorization) headers.authorization = authorization;
   if (clientId !== null) headers.clientId = String(clientId);

@@ -54,7 +54,9 @@ export function cliHarness(api: string): CliHarness {
       stderr: "pipe",
       // A variable given as undefined is left out.
       env: Object.fromEntries(
-        Object.entries({ ...process.env, XDG_CONFIG_HOME: home, IDEALLY_API_URL: api, NO_COLOR: "1", FORCE_COLOR: "", IDEALLY_PASSWORD: "", ...opts.env }).filter((e): e is [string, string] => e[1] !== undefined),
+        Object.entries({ ...process.env, XDG_CONFIG_HOME: home, IDEALLY_API_URL: api, NO_COLOR: "1", FORCE_COLOR: "", IDEALLY_PASSWORD: "", ...opts.env }).filter(
+          (e): e is [string, string] => e[1] !== undefined,
+        ),
       ),
     });
     const [screen, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
@@ -86,7 +88,10 @@ export function cliHarness(api: string): CliHarness {
 export async function helpTree(run: (args: string[]) => Promise<CliRun>, path: string[] = []): Promise<{ path: string[]; leaf: boolean; help: string }[]> {
   const help = (await run([...path, "--help"])).stdout;
   const section = /\nCommands:\n([\s\S]*?)(\n\n|$)/.exec(help)?.[1] ?? "";
-  const subs = section.split("\n").map((l) => /^ {2}([^\s|]+)/.exec(l)?.[1]).filter((x): x is string => Boolean(x) && x !== "help");
+  const subs = section
+    .split("\n")
+    .map((l) => /^ {2}([^\s|]+)/.exec(l)?.[1])
+    .filter((x): x is string => Boolean(x) && x !== "help");
   if (!subs.length) return [{ path, leaf: true, help }];
   const out = path.length ? [{ path, leaf: false, help }] : [];
   for (const s of subs) out.push(...(await helpTree(run, [...path, s])));

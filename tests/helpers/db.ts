@@ -124,17 +124,24 @@ export async function createTestDb(opts: { fixtures?: boolean; layer?: TemplateL
   const base = templateName(fixtures);
   let tmpl = base;
   try {
-    if (!ready.has(base)) ready.set(base, ensureTemplate(admin, adminUrl, base, (db) => migrateWithFixtures(db, fixtures)));
+    if (!ready.has(base))
+      ready.set(
+        base,
+        ensureTemplate(admin, adminUrl, base, (db) => migrateWithFixtures(db, fixtures)),
+      );
     await ready.get(base);
     if (opts.layer) {
       const layer = opts.layer;
       if (!/^[a-z0-9_]{1,40}$/.test(layer.name)) throw new Error(`template layer name '${layer.name}': [a-z0-9_], at most 40 characters`);
       tmpl = `ideally_tmpl_${layer.name}`;
       if (!ready.has(tmpl)) {
-        ready.set(tmpl, (async () => {
-          await layer.prune?.(admin);
-          await ensureTemplate(admin, adminUrl, tmpl, layer.build, base);
-        })());
+        ready.set(
+          tmpl,
+          (async () => {
+            await layer.prune?.(admin);
+            await ensureTemplate(admin, adminUrl, tmpl, layer.build, base);
+          })(),
+        );
       }
       await ready.get(tmpl);
     }

@@ -51,7 +51,15 @@ export async function recompute(db: Db, ctx: RequestCtx, projectId: number, f: F
     }
     case "Verbatim": {
       // The quoted answer is one of the answers Verbatim lists under the figure's arguments, and its text is the quote.
-      const page = await verbatim(db, ctx, { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters, testOptionId: s.testOptionId, themeId: s.themeId, sentiment: s.sentiment, pageSize: 200 });
+      const page = await verbatim(db, ctx, {
+        projectId,
+        projectQuestionId: s.projectQuestionId,
+        filters: s.filters,
+        testOptionId: s.testOptionId,
+        themeId: s.themeId,
+        sentiment: s.sentiment,
+        pageSize: 200,
+      });
       const a = page.value.find((x) => x.id === s.answerId);
       if (!a) throw new Error(`${f.ref}: answer ${s.answerId} is not among the answers its source lists`);
       expect(f.text, `${f.ref} quotes answer ${s.answerId}`).toBe(`“${(a.translatedText ?? a.responseText).replace(/\s+/g, " ").trim().slice(0, 200)}”`);

@@ -7,11 +7,23 @@ import type * as q from "../../api/src/domains/results/results.sql.ts";
 /** The norm as it was computed before the rollup: over every comparable project's responses. */
 export async function normFromResponses(tx: Tx, p: q.ProjectHead, kind: { type: number; minWeek: number | null; maxWeek: number | null }, regionIds: number[] | null): Promise<q.NormRow[]> {
   const scope =
-    kind.type === 2 ? tx`and q.client_id = ${p.clientId}`
-    : kind.type === 3 ? (p.productType ? tx`and q.product_type = ${p.productType}` : tx`and false`)
-    : kind.type === 8 ? (p.categoryId !== null ? tx`and q.category_id = ${p.categoryId}` : tx`and false`)
-    : kind.type === 10 ? (p.categoryId !== null ? tx`and q.category_id in (select c.id from categories c where c.parent_id = (select parent_id from categories where id = ${p.categoryId}) or c.id = (select parent_id from categories where id = ${p.categoryId}))` : tx`and false`)
-    : kind.minWeek !== null || kind.maxWeek !== null ? tx`and q.project_type_id = 4` : tx``;
+    kind.type === 2
+      ? tx`and q.client_id = ${p.clientId}`
+      : kind.type === 3
+        ? p.productType
+          ? tx`and q.product_type = ${p.productType}`
+          : tx`and false`
+        : kind.type === 8
+          ? p.categoryId !== null
+            ? tx`and q.category_id = ${p.categoryId}`
+            : tx`and false`
+          : kind.type === 10
+            ? p.categoryId !== null
+              ? tx`and q.category_id in (select c.id from categories c where c.parent_id = (select parent_id from categories where id = ${p.categoryId}) or c.id = (select parent_id from categories where id = ${p.categoryId}))`
+              : tx`and false`
+            : kind.minWeek !== null || kind.maxWeek !== null
+              ? tx`and q.project_type_id = 4`
+              : tx``;
   const weeks = kind.minWeek !== null || kind.maxWeek !== null ? tx`and pss.week between ${kind.minWeek ?? 1} and ${kind.maxWeek ?? 100000}` : tx``;
   return tx<q.NormRow[]>`
     with per as (

@@ -92,7 +92,14 @@ export async function readPptx(body: ArrayBuffer | Uint8Array): Promise<SlideTex
   for (const name of names) {
     const xml = await zip.file(name)!.async("string");
     const paragraphs = [...xml.matchAll(/<a:p>([\s\S]*?)<\/a:p>/g)].map((m) => runs(m[1]!, "a:t")).filter((p) => p.length > 0);
-    const rows = [...xml.matchAll(/<a:tr[^>]*>([\s\S]*?)<\/a:tr>/g)].map((tr) => [...tr[1]!.matchAll(/<a:tc[^>]*>([\s\S]*?)<\/a:tc>/g)].map((tc) => [...tc[1]!.matchAll(/<a:p>([\s\S]*?)<\/a:p>/g)].map((p) => runs(p[1]!, "a:t")).join(" ").trim()));
+    const rows = [...xml.matchAll(/<a:tr[^>]*>([\s\S]*?)<\/a:tr>/g)].map((tr) =>
+      [...tr[1]!.matchAll(/<a:tc[^>]*>([\s\S]*?)<\/a:tc>/g)].map((tc) =>
+        [...tc[1]!.matchAll(/<a:p>([\s\S]*?)<\/a:p>/g)]
+          .map((p) => runs(p[1]!, "a:t"))
+          .join(" ")
+          .trim(),
+      ),
+    );
     out.push({ number: Number(name.match(/\d+/)![0]), paragraphs, rows, all: paragraphs.join(" ") });
   }
   return out;

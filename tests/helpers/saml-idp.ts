@@ -109,7 +109,6 @@ export async function postAcs(app: App, samlResponse: string, relayState: string
   return new URL(res.headers.get("location")!);
 }
 
-
 /** A whole SAML sign-in (Login -> IdP -> ACS -> Code): the access token, or the error page URL. */
 export async function samlSignIn(app: App, email: string, state = "state-0123456789"): Promise<{ token?: string; loc: URL }> {
   const req = await startLogin(app, email, state);

@@ -98,18 +98,18 @@ export function startSamplifyFake(): SamplifyFake {
   const fail = (status: number, message: string) => Response.json({ data: null, status: { message: "fail", errors: [{ code: String(status), message }] } }, { status });
   let origin = "";
   const withEndLinks = (l: Record<string, unknown>): LineItem => ({
-      ...l,
-      extLineItemId: String(l.extLineItemId),
-      state: "PROVISIONED",
-      endLinks: {
-        complete: `${origin}/respondent/exit?rst=1&psid={psid}&med={calculatedSecurityCode}`,
-        screenout: `${origin}/respondent/exit?rst=2&psid={psid}`,
-        overquota: `${origin}/respondent/exit?rst=3&psid={psid}`,
-        securityKey1: SECURITY_KEY_1,
-        securityKey2: SECURITY_KEY_2,
-        securityLevel: "MEDIUM",
-      },
-    });
+    ...l,
+    extLineItemId: String(l.extLineItemId),
+    state: "PROVISIONED",
+    endLinks: {
+      complete: `${origin}/respondent/exit?rst=1&psid={psid}&med={calculatedSecurityCode}`,
+      screenout: `${origin}/respondent/exit?rst=2&psid={psid}`,
+      overquota: `${origin}/respondent/exit?rst=3&psid={psid}`,
+      securityKey1: SECURITY_KEY_1,
+      securityKey2: SECURITY_KEY_2,
+      securityLevel: "MEDIUM",
+    },
+  });
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -129,7 +129,8 @@ export function startSamplifyFake(): SamplifyFake {
       const [, pid, sub, lid, action] = m;
       if (!pid && req.method === "POST") {
         const b = (await req.json()) as { extProjectId?: string; title?: string; notificationEmails?: string[]; category?: { surveyTopic?: string[] }; lineItems?: Record<string, unknown>[] };
-        if (!b.extProjectId || !b.title || !b.notificationEmails?.length || !b.category?.surveyTopic?.length || !b.lineItems?.length) return fail(400, "extProjectId, title, notificationEmails, category and lineItems are required");
+        if (!b.extProjectId || !b.title || !b.notificationEmails?.length || !b.category?.surveyTopic?.length || !b.lineItems?.length)
+          return fail(400, "extProjectId, title, notificationEmails, category and lineItems are required");
         for (const l of b.lineItems) {
           const p = lineItemProblems(l);
           if (p) return fail(400, p);

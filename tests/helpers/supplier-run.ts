@@ -55,7 +55,12 @@ export async function launchSupplierRun(app: App, tdb: TestDb, clientId: number,
   const created = await call(app, "acmeUser", clientId, "POST", "/api/v1/Projects", { projectName: name, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
   const id = created.body.id as number;
   expect((await call(app, "acmeUser", clientId, "POST", "/api/v1/TestOptions", { projectId: id, conceptText: "Cold brew" })).status).toBe(201);
-  const targets = await call(app, "acmeUser", clientId, "POST", `/api/v1/Projects(${id})/ChangeTargets`, { targets: [{ systemQuestionOptionId: MALE, quotaPercent: 50 }, { systemQuestionOptionId: FEMALE, quotaPercent: 50 }] });
+  const targets = await call(app, "acmeUser", clientId, "POST", `/api/v1/Projects(${id})/ChangeTargets`, {
+    targets: [
+      { systemQuestionOptionId: MALE, quotaPercent: 50 },
+      { systemQuestionOptionId: FEMALE, quotaPercent: 50 },
+    ],
+  });
   expect(targets.status, JSON.stringify(targets.body)).toBe(200);
   await tdb.db`update projects_regions set sample_size = ${completes}, is_customer_panel = true where project_id = ${id}`;
   expect((await call(app, "staff", clientId, "POST", `/api/v1/Projects(${id})/SuperApprove`)).body.statusCode).toBe(300);

@@ -56,7 +56,11 @@ try {
   counting = false;
   const pg = cpuSpent(r0, await cpuReading(mon, process.pid)).pgMs;
   const [size] = await db<{ debug: number }[]>`select avg(length(debug::text))::int as debug from results_ai_messages where results_ai_thread_id = ${thread!.id} and role = 'assistant'`;
-  console.log(`chat answers in process, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(
+    `chat answers in process, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   console.log(
     `${N} answers: ${(ms / N).toFixed(2)} ms each; ${(statements / N).toFixed(1)} statements; CPU Bun ${((c.user + c.system) / 1000 / N).toFixed(2)} ms, PostgreSQL ${(pg / N).toFixed(2)} ms; debug ${size!.debug} chars`,
   );

@@ -57,7 +57,13 @@ async function ownServer(): Promise<Target> {
   const base = `http://127.0.0.1:${port}`;
   for (let t = 0; ; t++) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (t > 1200) throw new Error("the server did not answer /readyz within 120 s");
     await Bun.sleep(100);
   }
@@ -127,7 +133,10 @@ try {
       .locator("[data-role=streaming] p", { hasNotText: "Thinking…" })
       .first()
       .waitFor({ timeout: 30_000 })
-      .then(() => (first ||= performance.now() - t0), () => {});
+      .then(
+        () => (first ||= performance.now() - t0),
+        () => {},
+      );
     await answers.nth(before).waitFor({ timeout: 30_000 });
     const done = performance.now() - t0;
     first ||= done;

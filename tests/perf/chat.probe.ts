@@ -21,7 +21,6 @@ const PORT0 = Number(process.env.BENCH_PORT ?? randomPort());
 const SECONDS = Number(process.env.CHAT_PROBE_SECONDS ?? 6);
 const WARM = 20;
 
-
 const dbs = await seededDemo(PORT0);
 const url = await dbs.clone("chatprobe");
 const db = postgres(url, { max: 2, onnotice: () => {} });
@@ -72,8 +71,14 @@ try {
     select avg(length(debug::text))::int as debug, avg(length(references_data::text))::int as refs, max(content) as content
     from results_ai_messages where results_ai_thread_id = ${thread} and role = 'assistant'`;
   await answering.stop();
-  console.log(`chat probe, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
-  console.log(`POST (workers off, 8 connections, ${SECONDS} s): ${run.requests} requests, ${run.rps.toFixed(0)} req/s, p50 ${run.p50ms.toFixed(1)} ms, errors ${run.non2xx + run.socketErrors + run.timeouts}`);
+  console.log(
+    `chat probe, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
+  console.log(
+    `POST (workers off, 8 connections, ${SECONDS} s): ${run.requests} requests, ${run.rps.toFixed(0)} req/s, p50 ${run.p50ms.toFixed(1)} ms, errors ${run.non2xx + run.socketErrors + run.timeouts}`,
+  );
   console.log(`  CPU per POST: Bun ${(post.bunMs / run.requests).toFixed(2)} ms, PostgreSQL ${(post.pgMs / run.requests).toFixed(2)} ms`);
   console.log(`answers (after ${from} warm-up answers): ${n} in ${(ms / 1000).toFixed(1)} s${m.a < m.q ? ` (${m.q - m.a} left)` : ""}`);
   console.log(`  CPU per answer: Bun ${(ans.bunMs / n).toFixed(2)} ms, PostgreSQL ${(ans.pgMs / n).toFixed(2)} ms; stored debug ${size!.debug} chars, referencesData ${size!.refs} chars`);

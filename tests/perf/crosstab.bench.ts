@@ -54,4 +54,6 @@ async function stalls(paced: boolean) {
 }
 const sync = await stalls(false);
 const paced = await stalls(true);
-console.log(`200000 x 10 rows, 8 x 7 columns: at once ${sync.ms.toFixed(0)} ms, the event loop held ${sync.longest.toFixed(0)} ms; in ${XTAB_SLICE_MS} ms slices ${paced.ms.toFixed(0)} ms (${(paced.ms / sync.ms).toFixed(2)}x), the loop held at most ${paced.longest.toFixed(0)} ms`);
+console.log(
+  `200000 x 10 rows, 8 x 7 columns: at once ${sync.ms.toFixed(0)} ms, the event loop held ${sync.longest.toFixed(0)} ms; in ${XTAB_SLICE_MS} ms slices ${paced.ms.toFixed(0)} ms (${(paced.ms / sync.ms).toFixed(2)}x), the loop held at most ${paced.longest.toFixed(0)} ms`,
+);

@@ -172,7 +172,11 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
   await flood.exited;
   // The issue saw the first sign-ins right after such a flood answer 500: three at once, now.
-  for (const res of await Promise.all([1, 2, 3].map(() => fetch(`${base}/auth/Login/PasswordLogin`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "admin@globex.test", password: "Password123!" }) })))) {
+  for (const res of await Promise.all(
+    [1, 2, 3].map(() =>
+      fetch(`${base}/auth/Login/PasswordLogin`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "admin@globex.test", password: "Password123!" }) }),
+    ),
+  )) {
     signIns[res.status] = (signIns[res.status] ?? 0) + 1;
     await res.arrayBuffer();
   }

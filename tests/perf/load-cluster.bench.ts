@@ -48,8 +48,7 @@ try {
   const thread = await liveCall(single.base, token, team!.id, "POST", "/api/v1/ResultsAiThreads", { projectId: project!.id, title: "Load test" });
   if (thread.status !== 201) throw new Error(`thread: ${JSON.stringify(thread.body)}`);
   const env = { BENCH_MODE: "mix", BENCH_TOKEN: token, BENCH_CLIENT: String(team!.id), BENCH_PROJECT: String(project!.id), BENCH_THREAD: String(thread.body.id) };
-  const userMessages = async () =>
-    (await cluster.primary<{ n: number }[]>`select count(*)::int as n from results_ai_messages where results_ai_thread_id = ${thread.body.id} and role = 'user'`)[0]!.n;
+  const userMessages = async () => (await cluster.primary<{ n: number }[]>`select count(*)::int as n from results_ai_messages where results_ai_thread_id = ${thread.body.id} and role = 'user'`)[0]!.n;
 
   const measure = async (base: string) => {
     const rows: { level: number; run: Run; lost: number }[] = [];

@@ -38,4 +38,3 @@ export async function wrk(url: string, connections: number, env: Record<string, 
   if (!line) throw new Error(`wrk printed no result: ${out} ${await new Response(p.stderr).text()}`);
   return JSON.parse(line.slice(6)) as Run;
 }
-

@@ -27,7 +27,10 @@ const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 4);
 const SECONDS = Number(process.env.PROBE_SECONDS ?? 4);
 const CONNS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const PORT0 = Number(process.env.BENCH_PORT ?? randomPort());
-const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
 
 interface Side {
   label: string;
@@ -91,7 +94,11 @@ try {
     const [label, mode] = key.split(" ");
     const cpu = rs.map((r) => (r.bunMs + r.pgMs) / r.requests);
     console.log(
-      `${label!.padEnd(10)} ${mode!.padEnd(8)} ${median(rs.map((r) => r.rps)).toFixed(0).padStart(6)}   ${median(cpu).toFixed(3)} (${median(rs.map((r) => r.bunMs / r.requests)).toFixed(3)} + ${median(rs.map((r) => r.pgMs / r.requests)).toFixed(3)})   ${String(rs.reduce((n, r) => n + r.non2xx + r.socketErrors + r.timeouts, 0)).padStart(6)}   ${cpu.map((x) => x.toFixed(2)).join(" ")}`,
+      `${label!.padEnd(10)} ${mode!.padEnd(8)} ${median(rs.map((r) => r.rps))
+        .toFixed(0)
+        .padStart(
+          6,
+        )}   ${median(cpu).toFixed(3)} (${median(rs.map((r) => r.bunMs / r.requests)).toFixed(3)} + ${median(rs.map((r) => r.pgMs / r.requests)).toFixed(3)})   ${String(rs.reduce((n, r) => n + r.non2xx + r.socketErrors + r.timeouts, 0)).padStart(6)}   ${cpu.map((x) => x.toFixed(2)).join(" ")}`,
     );
   }
 } finally {

@@ -38,12 +38,8 @@ function filesUnder(dir: string): string[] {
 /** What the seeded data depends on: the schema, the reference data and the code that seeds and fields. */
 function seedHash(): string {
   const h = createHash("sha256");
-  for (const f of [
-    ...filesUnder(join(ROOT, "migrations")),
-    join(ROOT, "api/src/db/reference-data.sql"),
-    join(ROOT, "api/src/db/demo.ts"),
-    ...filesUnder(join(ROOT, "api/src/domains/fielding")),
-  ]) h.update(f.slice(ROOT.length)).update(readFileSync(f));
+  for (const f of [...filesUnder(join(ROOT, "migrations")), join(ROOT, "api/src/db/reference-data.sql"), join(ROOT, "api/src/db/demo.ts"), ...filesUnder(join(ROOT, "api/src/domains/fielding"))])
+    h.update(f.slice(ROOT.length)).update(readFileSync(f));
   return h.digest("hex").slice(0, 12);
 }
 
@@ -191,8 +187,12 @@ export function checkout(commit: string): { root: string; sha: string; note: str
     }
     writeFileSync(stamp, `${sha}\n`);
   }
-  const mine = readdirSync(join(ROOT, "migrations")).filter((f) => f.endsWith(".sql")).sort();
-  const theirs = readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();
+  const mine = readdirSync(join(ROOT, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
+  const theirs = readdirSync(join(root, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
   for (const f of theirs) {
     if (!mine.includes(f) || readFileSync(join(root, "migrations", f), "utf8") !== readFileSync(join(ROOT, "migrations", f), "utf8")) {
       throw new Error(`${sha.slice(0, 12)}'s migration ${f} is not one of this checkout's: the two cannot share a database`);

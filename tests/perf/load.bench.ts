@@ -45,7 +45,10 @@ process.argv.forEach((a, i) => {
 const PORT0 = Number(process.env.BENCH_PORT ?? randomPort());
 const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 3);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 8);
-const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
 
 interface Side {
   label: string;
@@ -152,7 +155,9 @@ async function levels() {
   await bareDb.end();
 
   console.log(`\nresearcher mix (40% project list, 25% QualResults with filters, 25% ResponsesCount, 10% chat message POST)`);
-  console.log(`project ${side.env.BENCH_PROJECT}: ${respondents} respondents; ${THREADS} wrk threads, ${SECONDS} s per run, loopback, ${navigator.hardwareConcurrency} cores shared; load average ${load()}`);
+  console.log(
+    `project ${side.env.BENCH_PROJECT}: ${respondents} respondents; ${THREADS} wrk threads, ${SECONDS} s per run, loopback, ${navigator.hardwareConcurrency} cores shared; load average ${load()}`,
+  );
   console.log(`one call alone (median of 10): ${side.singles.join(", ")}`);
   console.log(`  conns |  mix req/s  p50 ms  p99 ms | bare req/s  p50 ms  p99 ms | mix/bare | errors | 201s stored/lost`);
   for (const r of rows) {
@@ -163,7 +168,9 @@ async function levels() {
   const top = rows[rows.length - 1]!;
   const bad = errorsOf(top.mix);
   console.log(`\nat the saturation point (${top.level} connections): ${bad} errors, ${top.lost} lost writes (${top.mix.created} chat messages acknowledged)`);
-  console.log(`BENCH_RESULT ${JSON.stringify({ bench: "load", figure: `${top.mix.rps.toFixed(0)} req/s at ${top.level} connections (bare ${top.base.rps.toFixed(0)})`, ok: !bad && !rows.some((r) => r.lost) })}`);
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({ bench: "load", figure: `${top.mix.rps.toFixed(0)} req/s at ${top.level} connections (bare ${top.base.rps.toFixed(0)})`, ok: !bad && !rows.some((r) => r.lost) })}`,
+  );
   await cleanup();
   process.exit(bad || rows.some((r) => r.lost) ? 1 : 0);
 }
@@ -236,7 +243,9 @@ async function versus() {
     bad += errors + lost;
     console.log(`\n${s.label === "this" ? "this checkout" : `${s.sha.slice(0, 12)} (${against[sides.indexOf(s) - 1]})`}`);
     console.log(`  one call alone (median of 10): ${s.singles.join(", ")}`);
-    console.log(`  req/s per slice: ${rs.map((r) => r.rps.toFixed(0)).join(" ")}; median ${median(rs.map((r) => r.rps)).toFixed(0)}; p50 ${median(rs.map((r) => r.p50ms)).toFixed(1)} ms, p99 ${median(rs.map((r) => r.p99ms)).toFixed(1)} ms`);
+    console.log(
+      `  req/s per slice: ${rs.map((r) => r.rps.toFixed(0)).join(" ")}; median ${median(rs.map((r) => r.rps)).toFixed(0)}; p50 ${median(rs.map((r) => r.p50ms)).toFixed(1)} ms, p99 ${median(rs.map((r) => r.p99ms)).toFixed(1)} ms`,
+    );
     const cpu = (r: Run & { bunMs: number; pgMs: number }) => (r.bunMs + r.pgMs) / r.requests;
     console.log(
       `  CPU per request (the server process + its database backends): median ${median(rs.map(cpu)).toFixed(2)} ms (Bun ${median(rs.map((r) => r.bunMs / r.requests)).toFixed(2)}, PostgreSQL ${median(rs.map((r) => r.pgMs / r.requests)).toFixed(2)})`,

@@ -167,9 +167,8 @@ const fulls: number[] = [];
 const bares: number[] = [];
 for (let i = 0; i < PAIRS; i++) {
   // Alternate which side goes first, so neither always follows the other's cool-down.
-  const [b, f] = i % 2
-    ? [await load(bare.port!, SLICE_MS, true), await load(full.port!, SLICE_MS, true)]
-    : (([x, y]) => [y, x])([await load(full.port!, SLICE_MS, true), await load(bare.port!, SLICE_MS, true)]);
+  const [b, f] =
+    i % 2 ? [await load(bare.port!, SLICE_MS, true), await load(full.port!, SLICE_MS, true)] : (([x, y]) => [y, x])([await load(full.port!, SLICE_MS, true), await load(bare.port!, SLICE_MS, true)]);
   if (lean) leanRatios.push((await load(lean.port!, SLICE_MS, true)) / b!);
   bares.push(b!);
   fulls.push(f!);
@@ -193,7 +192,12 @@ console.log(`  bare: ${perRequest(bare.port!)}`);
 console.log(`  full: ${perRequest(full.port!)}`);
 if (lean) console.log(`  lean: ${perRequest(lean.port!)}; lean/bare (median of pairs) ${median(leanRatios).toFixed(3)}`);
 const interval = medianInterval(ratios);
-console.log(`pairs' ratios, sorted: ${[...ratios].sort((x, y) => x - y).map((r) => r.toFixed(2)).join(" ")}`);
+console.log(
+  `pairs' ratios, sorted: ${[...ratios]
+    .sort((x, y) => x - y)
+    .map((r) => r.toFixed(2))
+    .join(" ")}`,
+);
 console.log(`ratio full/bare (median of pairs): ${ratio.toFixed(3)}${interval ? `, 95% interval ${interval[0].toFixed(3)}-${interval[1].toFixed(3)}` : ""} (goal >= ${GOAL})`);
 
 full.stop(true);

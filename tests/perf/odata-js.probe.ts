@@ -67,25 +67,37 @@ const tenant: TenantRequest = { userId: USER, clientId: CLIENT, descendants: fal
 const setOf = (u: URL) => registry.mustGet(u.pathname.split("/").at(-1)!);
 type Row = { value: string };
 const layers: [string, (req: Request) => Promise<Response>][] = [
-  ["the answer alone (gzipped)", async (req) => {
-    const st = statements.get(mixKey(req.url))!;
-    const [row] = (await conn.unsafe(st.text, st.params)) as Row[];
-    return gzipped(`{"value":${row!.value}}`);
-  }],
-  ["readAsTenant", async (req) => {
-    const st = statements.get(mixKey(req.url))!;
-    const [row] = await readAsTenant<Row>(memDb, tenant, st.text, st.params);
-    return gzipped(`{"value":${row!.value}}`);
-  }],
-  ["service list()", async (req) => {
-    const u = new URL(req.url);
-    return gzipped((await list(memDb, registry, setOf(u), ctx, Object.fromEntries(u.searchParams), req.url)).join(""));
-  }],
-  ["list() with the request's limits", async (req) => {
-    const u = new URL(req.url);
-    const limited: RequestCtx = { ...ctx, limits: { statementTimeoutMs: DEFAULT_QUERY_LIMITS.statementTimeoutMs, signal: req.signal, gate } };
-    return gzipped((await list(memDb, registry, setOf(u), limited, Object.fromEntries(u.searchParams), req.url)).join(""));
-  }],
+  [
+    "the answer alone (gzipped)",
+    async (req) => {
+      const st = statements.get(mixKey(req.url))!;
+      const [row] = (await conn.unsafe(st.text, st.params)) as Row[];
+      return gzipped(`{"value":${row!.value}}`);
+    },
+  ],
+  [
+    "readAsTenant",
+    async (req) => {
+      const st = statements.get(mixKey(req.url))!;
+      const [row] = await readAsTenant<Row>(memDb, tenant, st.text, st.params);
+      return gzipped(`{"value":${row!.value}}`);
+    },
+  ],
+  [
+    "service list()",
+    async (req) => {
+      const u = new URL(req.url);
+      return gzipped((await list(memDb, registry, setOf(u), ctx, Object.fromEntries(u.searchParams), req.url)).join(""));
+    },
+  ],
+  [
+    "list() with the request's limits",
+    async (req) => {
+      const u = new URL(req.url);
+      const limited: RequestCtx = { ...ctx, limits: { statementTimeoutMs: DEFAULT_QUERY_LIMITS.statementTimeoutMs, signal: req.signal, gate } };
+      return gzipped((await list(memDb, registry, setOf(u), limited, Object.fromEntries(u.searchParams), req.url)).join(""));
+    },
+  ],
   ["the whole app (app.fetch, signed in)", async (req) => app.fetch(req)],
 ];
 const headers = { authorization: `Bearer ${token}`, clientId: String(CLIENT), "accept-encoding": "gzip" };
@@ -94,7 +106,11 @@ const run = (fetchFn: (req: Request) => Promise<Response>, n: number) => runMix(
 
 await sameAnswers(layers, headers);
 
-console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} requests per layer and round, 8 in flight, no PostgreSQL`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}; ${N} requests per layer and round, 8 in flight, no PostgreSQL`,
+);
 const chosen = process.env.PROBE_LAYERS?.split(",").map(Number);
 for (let round = 1; round <= ROUNDS; round++) {
   for (const [i, [name, fetchFn]] of layers.entries()) {

@@ -78,40 +78,58 @@ const tenant = (req: Request, limited: boolean): TenantRequest => ({
 });
 type Row = { value: string };
 const layers: [string, (req: Request) => Promise<Response>][] = [
-  ["the statement alone, bench:odata's bare pool", async (req) => {
-    const st = statementOf(req);
-    const [row] = (await bareDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
-    return gzipped(`{"value":${row!.value}}`);
-  }],
-  ["the statement alone, the app's pool options (connect())", async (req) => {
-    const st = statementOf(req);
-    const [row] = (await appOptsDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
-    return gzipped(`{"value":${row!.value}}`);
-  }],
-  ["reserve + the statement alone + release (app pool)", async (req) => {
-    const st = statementOf(req);
-    const c = await appOptsDb.reserve();
-    try {
-      const [row] = (await c.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
+  [
+    "the statement alone, bench:odata's bare pool",
+    async (req) => {
+      const st = statementOf(req);
+      const [row] = (await bareDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
       return gzipped(`{"value":${row!.value}}`);
-    } finally {
-      c.release();
-    }
-  }],
-  ["readAsTenant (BEGIN and the entry, the statement, COMMIT: pipelined on a reserved connection)", async (req) => {
-    const st = statementOf(req);
-    const [row] = await readAsTenant<Row>(appDb, tenant(req, false), st.text, st.params);
-    return gzipped(`{"value":${row!.value}}`);
-  }],
-  ["service list() (compiled-statement cache, nextLink)", async (req) => {
-    const u = new URL(req.url);
-    return gzipped((await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), ctx, Object.fromEntries(u.searchParams), req.url)).join(""));
-  }],
-  ["list() with the request's limits (gate, abort signal, timeout)", async (req) => {
-    const u = new URL(req.url);
-    const limited: RequestCtx = { ...ctx, limits: tenant(req, true).limits };
-    return gzipped((await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), limited, Object.fromEntries(u.searchParams), req.url)).join(""));
-  }],
+    },
+  ],
+  [
+    "the statement alone, the app's pool options (connect())",
+    async (req) => {
+      const st = statementOf(req);
+      const [row] = (await appOptsDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
+      return gzipped(`{"value":${row!.value}}`);
+    },
+  ],
+  [
+    "reserve + the statement alone + release (app pool)",
+    async (req) => {
+      const st = statementOf(req);
+      const c = await appOptsDb.reserve();
+      try {
+        const [row] = (await c.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
+        return gzipped(`{"value":${row!.value}}`);
+      } finally {
+        c.release();
+      }
+    },
+  ],
+  [
+    "readAsTenant (BEGIN and the entry, the statement, COMMIT: pipelined on a reserved connection)",
+    async (req) => {
+      const st = statementOf(req);
+      const [row] = await readAsTenant<Row>(appDb, tenant(req, false), st.text, st.params);
+      return gzipped(`{"value":${row!.value}}`);
+    },
+  ],
+  [
+    "service list() (compiled-statement cache, nextLink)",
+    async (req) => {
+      const u = new URL(req.url);
+      return gzipped((await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), ctx, Object.fromEntries(u.searchParams), req.url)).join(""));
+    },
+  ],
+  [
+    "list() with the request's limits (gate, abort signal, timeout)",
+    async (req) => {
+      const u = new URL(req.url);
+      const limited: RequestCtx = { ...ctx, limits: tenant(req, true).limits };
+      return gzipped((await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), limited, Object.fromEntries(u.searchParams), req.url)).join(""));
+    },
+  ],
   ["the whole app (app.fetch, signed in)", async (req) => app.fetch(req)],
 ];
 const headers = { authorization: `Bearer ${token}`, clientId: String(CLIENT), "accept-encoding": "gzip" };
@@ -120,7 +138,11 @@ const run = (fetchFn: (req: Request) => Promise<Response>, n: number) => runMix(
 
 await sameAnswers(layers, headers);
 
-console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} requests per layer and round, 8 in flight`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}; ${N} requests per layer and round, 8 in flight`,
+);
 // PROBE_LAYERS=1,6 measures only those layers (1-based, in the order printed).
 const chosen = process.env.PROBE_LAYERS?.split(",").map(Number);
 const SLICE = Number(process.env.PROBE_SLICE ?? 0);
@@ -160,7 +182,7 @@ if (SLICE > 0) {
       const pgUs = (cpuSpent(pg0, await cpuReading(db, process.pid)).pgMs * 1000) / N;
       const us = (x: number) => (x / N).toFixed(0).padStart(4);
       console.log(
-        `round ${round}  ${name.padEnd(64)} ${us(c.user + c.system)} us CPU/request (user ${us(c.user)}, system ${us(c.system)}; PostgreSQL ${pgUs.toFixed(0).padStart(4)})  ${(N / ms * 1000).toFixed(0).padStart(5)} req/s  ${(writes.n / N).toFixed(2)} writes/request`,
+        `round ${round}  ${name.padEnd(64)} ${us(c.user + c.system)} us CPU/request (user ${us(c.user)}, system ${us(c.system)}; PostgreSQL ${pgUs.toFixed(0).padStart(4)})  ${((N / ms) * 1000).toFixed(0).padStart(5)} req/s  ${(writes.n / N).toFixed(2)} writes/request`,
       );
     }
   }

@@ -80,7 +80,13 @@ const pieces: Piece[] = [
     run: (c) => Promise.all([c.unsafe(`begin; set local role ${APP_ROLE}; set local statement_timeout = ${timeout}`), c.unsafe("commit")]),
   },
   { name: "the tenant entry alone (withTenant, nothing inside)", run: (c) => withTenant(c, tenant, async () => {}) },
-  { name: "readAsTenant: BEGIN and the entry, the statement, COMMIT (pipelined)", run: (c, i) => { const st = statements[i % statements.length]!; return readAsTenant(c, tenant, st.text, st.params); } },
+  {
+    name: "readAsTenant: BEGIN and the entry, the statement, COMMIT (pipelined)",
+    run: (c, i) => {
+      const st = statements[i % statements.length]!;
+      return readAsTenant(c, tenant, st.text, st.params);
+    },
+  },
   // The same with a statement that reads nothing: what the settings and the entry cost in it.
   { name: "readAsTenant of `select $1::int`: the settings and the entry", run: (c, i) => readAsTenant(c, tenant, "select $1::int as n", [i]) },
 ];
@@ -95,7 +101,10 @@ for (const st of statements) {
 }
 
 if (process.env.PROBE_EXPLAIN) {
-  for (const [who, p] of [["owner", owner], ["app role", rls]] as const) {
+  for (const [who, p] of [
+    ["owner", owner],
+    ["app role", rls],
+  ] as const) {
     for (const st of statements) {
       // postgres.js names its prepared statements itself: EXPLAIN the text with its parameters inlined instead.
       const inline = st.text.replace(/\$(\d+)/g, (_, n) => {
@@ -111,7 +120,13 @@ await owner.c.end();
 await rls.c.end();
 
 // PROBE_PIECES=1,6,7: only those pieces (1-based, in the order printed).
-const picked = pieces.filter((_, i) => !process.env.PROBE_PIECES || process.env.PROBE_PIECES.split(",").map(Number).includes(i + 1));
+const picked = pieces.filter(
+  (_, i) =>
+    !process.env.PROBE_PIECES ||
+    process.env.PROBE_PIECES.split(",")
+      .map(Number)
+      .includes(i + 1),
+);
 const results = new Map<string, number[]>();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const callgrindOut = process.env.PROBE_CALLGRIND_OUT;
@@ -138,7 +153,11 @@ if (callgrindOut) {
   }
 } else {
   const conns = await Promise.all(picked.map((p) => oneConnection(p.setup)));
-  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} sequential requests per piece and round, one connection each`);
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}; ${N} sequential requests per piece and round, one connection each`,
+  );
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [k, piece] of picked.entries()) {
       const { c, pid } = conns[k]!;
@@ -152,7 +171,11 @@ if (callgrindOut) {
       console.log(`round ${round}  ${piece.name.padEnd(66)} ${us.toFixed(1).padStart(6)} us PostgreSQL CPU/request  ${wall.toFixed(0).padStart(5)} us wall`);
     }
   }
-  console.log(`\nmedians over ${ROUNDS} rounds (load average now ${loadavg().map((x) => x.toFixed(1)).join(" ")})`);
+  console.log(
+    `\nmedians over ${ROUNDS} rounds (load average now ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")})`,
+  );
   for (const [name, xs] of results) console.log(`  ${name.padEnd(66)} ${median(xs).toFixed(1).padStart(6)} us`);
   for (const { c } of conns) await c.end();
 }

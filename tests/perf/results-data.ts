@@ -92,9 +92,11 @@ async function seed(db: Db): Promise<void> {
   let t = performance.now();
   for (const [n, p] of projects.entries()) {
     const c = p.clientId;
-    const tos = (await db<{ id: number }[]>`
+    const tos = (
+      await db<{ id: number }[]>`
       insert into test_options (client_id, project_id, concept_text, sort_order)
-      select ${c}, ${p.id}, 'Concept ' || k, k from generate_series(1, 4) k returning id`).map((r) => r.id);
+      select ${c}, ${p.id}, 'Concept ' || k, k from generate_series(1, 4) k returning id`
+    ).map((r) => r.id);
     const q = async (text: string, type: number, std: number | null, position: number) => {
       const [{ id: qid }] = await db<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${c}, ${p.id}, ${text}, ${type}) returning id`;
       const [{ id: pq }] = await db<{ id: number }[]>`
@@ -106,14 +108,18 @@ async function seed(db: Db): Promise<void> {
     const screener = await q("Where do you usually shop?", 1, null, 1);
     const multi = await q("What stands out?", 2, null, 3);
     const opts = async (qid: number, k: number) =>
-      (await db<{ id: number }[]>`
+      (
+        await db<{ id: number }[]>`
         insert into question_options (client_id, project_id, question_id, option_text, sort_order)
-        select ${c}, ${p.id}, ${qid}, 'Option ' || k, k from generate_series(1, ${k}) k returning id`).map((r) => r.id);
+        select ${c}, ${p.id}, ${qid}, 'Option ' || k, k from generate_series(1, ${k}) k returning id`
+      ).map((r) => r.id);
     const screenerOpts = await opts(screener.qid, 4);
     const multiOpts = await opts(multi.qid, 3);
-    const runs = (await db<{ id: number }[]>`
+    const runs = (
+      await db<{ id: number }[]>`
       insert into survey_runs (client_id, region_id, schedule_date, survey_status_id, sample_provider_id)
-      values (${c}, 1, '2026-01-01', 90, 1), (${c}, 2, '2026-01-01', 90, 2) returning id`).map((r) => r.id);
+      values (${c}, 1, '2026-01-01', 90, 1), (${c}, 2, '2026-01-01', 90, 2) returning id`
+    ).map((r) => r.id);
     // Respondents: three in four in region 1 (Ideally panel), one in four in region 2 (customer
     // panel), completing over four weeks.
     await db`

@@ -61,7 +61,10 @@ async function ownServer(): Promise<Target> {
   const base = `http://localhost:${port}`;
   for (let t = 0; ; t++) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    const ok = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (t > 600) throw new Error("the server did not answer /readyz within 60 s");
     await Bun.sleep(100);
@@ -123,7 +126,10 @@ try {
   for (let i = 0; i < RUNS; i++) {
     let t0 = performance.now();
     await page.goto(home);
-    await page.getByRole("link", { name: /Results bench/ }).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByRole("link", { name: /Results bench/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     boot.push(performance.now() - t0);
 
     t0 = performance.now();
@@ -132,7 +138,10 @@ try {
     nav.push(performance.now() - t0);
 
     await page.locator("summary", { hasText: "Gender" }).click();
-    const box = page.locator("details", { hasText: "Gender" }).getByRole("checkbox").nth(i % 2);
+    const box = page
+      .locator("details", { hasText: "Gender" })
+      .getByRole("checkbox")
+      .nth(i % 2);
     const before = await page.locator('[data-testid="top2-cell"]').first().innerText();
     const t1 = performance.now();
     const answered = page.waitForResponse((r) => r.url().includes("/Responses/QualResults") && r.status() === 200);

@@ -251,8 +251,10 @@ try {
   for (let k = 0; k < 30; k++) await Promise.all([qual(), count()]);
   const fastQ = await qual();
   const fastC = await count();
-  if (JSON.stringify(fastQ.measures.map((m) => m.results.map((r) => [r.testOptionId, r.n, r.top2.toFixed(12)]))) !==
-      JSON.stringify(slowQ.measures.map((m) => m.results.map((r) => [r.testOptionId, r.n, r.top2.toFixed(12)])))) {
+  if (
+    JSON.stringify(fastQ.measures.map((m) => m.results.map((r) => [r.testOptionId, r.n, r.top2.toFixed(12)]))) !==
+    JSON.stringify(slowQ.measures.map((m) => m.results.map((r) => [r.testOptionId, r.n, r.top2.toFixed(12)])))
+  ) {
     throw new Error("QualResults: the columnar path and the SQL disagree");
   }
   if (JSON.stringify(fastC.value.map((r) => [r.testOptionId, r.count, r.stdQuestions])) !== JSON.stringify(slowC.value.map((r) => [r.testOptionId, r.count, r.stdQuestions]))) {
@@ -275,7 +277,9 @@ try {
   const serviceN = fastQ.measures.find((m) => m.standardQuestionId === 1)!.results.reduce((a, r) => a + r.n, 0);
   if (scanN !== serviceN) throw new Error(`the scan counts ${scanN} answers to measure 1, the service ${serviceN}`);
   const noOption = fastC.value.reduce((a, r) => a + (r.testOptionId === null ? r.count : 0), 0);
-  const scanCountN = scanCount(data, sf).count.slice(data.weeks).reduce((a, c) => a + c, 0);
+  const scanCountN = scanCount(data, sf)
+    .count.slice(data.weeks)
+    .reduce((a, c) => a + c, 0);
   const serviceCountN = fastC.value.reduce((a, r) => a + (r.testOptionId !== null ? r.count : 0), 0);
   if (scanCountN !== serviceCountN || noOption !== 0) throw new Error(`the scan counts ${scanCountN} option views, the service ${serviceCountN}`);
 
@@ -318,7 +322,11 @@ try {
     `QualResults with benchmark 1: ${ms(normFast)} ms (norms from the rollup); the ${types.length} norms over the responses ${ms(normNaive)} ms; ` +
       `the rollup of ${PROJECTS} projects built in ${ms(rollupBuild)} ms (first Benchmarks call)`,
   );
-  log(`host: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} (other work on the host stretches every database round trip, not the scan)`);
+  log(
+    `host: ${cpus().length} cores, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")} (other work on the host stretches every database round trip, not the scan)`,
+  );
   log(`goal: service within ${GOAL_VS_SCAN}x of the scan and at least ${GOAL_VS_NAIVE}x faster than the naive GROUP BY`);
   if (!ok) process.exitCode = 1;
 } finally {

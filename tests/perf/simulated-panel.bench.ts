@@ -120,7 +120,9 @@ if (base) {
     const t = times[k]!;
     // Each branch time with the base time next to it (base, branch | branch, base).
     const pairs = t.branch.map((b, j) => (b / t.base[j]!).toFixed(2));
-    console.log(`${label(k)}: base ${sum(t.base).toFixed(2)} s, branch ${sum(t.branch).toFixed(2)} s over ${t.base.length} each; ratio ${(sum(t.branch) / sum(t.base)).toFixed(2)}x (per adjacent pair: ${pairs.join(", ")})`);
+    console.log(
+      `${label(k)}: base ${sum(t.base).toFixed(2)} s, branch ${sum(t.branch).toFixed(2)} s over ${t.base.length} each; ratio ${(sum(t.branch) / sum(t.base)).toFixed(2)}x (per adjacent pair: ${pairs.join(", ")})`,
+    );
   }
 }
 

@@ -22,15 +22,33 @@ describe("All markets", () => {
     // SPEC 4: a market change clears the demographic filters.
     expect(s.selectedFilterIds).toEqual({});
     expect(toResponseFilter(s, [1, 2])).toEqual({ regionIds: [1, 2] });
-    expect(stateFromSegment(5, { regionIds: [1, 2] }, () => undefined, () => undefined).selectedRegionId).toBe(ALL_MARKETS);
-    expect(stateFromSegment(5, { regionIds: [2] }, () => undefined, () => undefined).selectedRegionId).toBe(2);
+    expect(
+      stateFromSegment(
+        5,
+        { regionIds: [1, 2] },
+        () => undefined,
+        () => undefined,
+      ).selectedRegionId,
+    ).toBe(ALL_MARKETS);
+    expect(
+      stateFromSegment(
+        5,
+        { regionIds: [2] },
+        () => undefined,
+        () => undefined,
+      ).selectedRegionId,
+    ).toBe(2);
   });
 });
 
 describe("the market table's letters", () => {
   const letters = marketLetters([2, 1, 15]);
   test("follow the project's market order, as spreadsheet columns", () => {
-    expect([...letters]).toEqual([[2, "A"], [1, "B"], [15, "C"]]);
+    expect([...letters]).toEqual([
+      [2, "A"],
+      [1, "B"],
+      [15, "C"],
+    ]);
     expect([0, 25, 26, 27].map(letterOf)).toEqual(["A", "Z", "AA", "AB"]);
   });
   test("a cell carries the letters of the markets it is significantly above, not below, not merely different", () => {
@@ -41,7 +59,15 @@ describe("the market table's letters", () => {
   });
   test("the weighting is disclosed with each market's share", () => {
     const names: Record<number, string> = { 1: "New Zealand", 2: "Australia" };
-    const all = { weighting: "population" as const, note: null, measures: [], shares: [{ regionId: 1, population: 5, source: "x", sampleShare: 0.5, share: 0.164 }, { regionId: 2, population: 27, source: "y", sampleShare: 0.5, share: 0.836 }] };
+    const all = {
+      weighting: "population" as const,
+      note: null,
+      measures: [],
+      shares: [
+        { regionId: 1, population: 5, source: "x", sampleShare: 0.5, share: 0.164 },
+        { regionId: 2, population: 27, source: "y", sampleShare: 0.5, share: 0.836 },
+      ],
+    };
     expect(weightingNote(all, (r) => names[r]!)).toBe("All markets: weighted by population (New Zealand 16.4%, Australia 83.6%).");
     expect(weightingNote({ ...all, weighting: "sample", note: "No population figure for region 999999: markets weighted by sample" }, (r) => names[r] ?? "Other")).toBe(
       "All markets: weighted by sample size (New Zealand 16.4%, Australia 83.6%). No population figure for region 999999: markets weighted by sample.",

@@ -46,7 +46,16 @@ describe("the stored cells by crossing", () => {
   test("a market's cells are one crossing keyed by the lower question first; another market's are not in it", () => {
     const xs = crossingsIn(QUESTIONS, [...QUARTERS_NZ, cell(2, MALE, A18, 100)], 1);
     expect(xs.map((x) => [x.regionId, x.questionIds, [...x.shares]])).toEqual([
-      [1, [45, 51], [["4500001&5100001", 25], ["4500001&5100002", 25], ["4500002&5100001", 25], ["4500002&5100002", 25]]],
+      [
+        1,
+        [45, 51],
+        [
+          ["4500001&5100001", 25],
+          ["4500001&5100002", 25],
+          ["4500002&5100001", 25],
+          ["4500002&5100002", 25],
+        ],
+      ],
     ]);
     expect(crossingsIn(QUESTIONS, QUARTERS_NZ, 2)).toEqual([]);
     expect(crossedWith(xs, GENDER)).toBe(51);
@@ -57,10 +66,19 @@ describe("the stored cells by crossing", () => {
 
 describe("the grid's answers", () => {
   test("the answers the targets take in the market; with no targets every answer of the market", () => {
-    const targeted = { entries: [{ option: `s${MALE}`, quotaPercent: null }, { option: `s${FEMALE}`, quotaPercent: null }], onlyThese: false };
+    const targeted = {
+      entries: [
+        { option: `s${MALE}`, quotaPercent: null },
+        { option: `s${FEMALE}`, quotaPercent: null },
+      ],
+      onlyThese: false,
+    };
     expect(gridAnswers(GENDER, targeted, 1).map((o) => o.label)).toEqual(["Male", "Female"]);
     expect(gridAnswers(GENDER, undefined, 1).map((o) => o.label)).toEqual(["Male", "Female", "Another gender"]);
-    expect(gridAnswers(INCOME, undefined, 2).map((o) => o.label), "Australia's bands only").toEqual(["Under A$50k"]);
+    expect(
+      gridAnswers(INCOME, undefined, 2).map((o) => o.label),
+      "Australia's bands only",
+    ).toEqual(["Under A$50k"]);
     // An answer with a stored cell stays in view though no target takes it now.
     expect(gridAnswers(GENDER, targeted, 1, [OTHER]).map((o) => o.label)).toEqual(["Male", "Female", "Another gender"]);
   });
@@ -79,7 +97,8 @@ describe("crossedError: the total at the field, in hundredths as the API checks 
     expect(totalOf(["25", "25", "25", "24.99"])).toBe(99.99);
   });
   test("a share of 0, above 100, with three decimals or not a number is refused", () => {
-    for (const bad of ["0", "100.01", "25.001", "a quarter"]) expect(crossedError([bad, "100"]), bad).toBe("Enter each share as a percentage above 0 and up to 100 (at most two decimals), or leave it empty.");
+    for (const bad of ["0", "100.01", "25.001", "a quarter"])
+      expect(crossedError([bad, "100"]), bad).toBe("Enter each share as a percentage above 0 and up to 100 (at most two decimals), or leave it empty.");
   });
 });
 

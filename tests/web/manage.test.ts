@@ -19,7 +19,14 @@ describe("lastMonths and perMonth", () => {
       { at: "2026-02-15T10:00:00Z", credits: 10 }, // a refund lowers the month's net spend
       { at: "2025-12-31T10:00:00Z", credits: -999 },
     ];
-    expect(perMonth(rows, months, (r) => r.at, (r) => -r.credits)).toEqual([
+    expect(
+      perMonth(
+        rows,
+        months,
+        (r) => r.at,
+        (r) => -r.credits,
+      ),
+    ).toEqual([
       { month: "2026-01", value: 100 },
       { month: "2026-02", value: 30.5 },
       { month: "2026-03", value: 0 },

@@ -12,12 +12,21 @@ describe("groupQuestions", () => {
     const groups = groupQuestions(list);
     // The fielding engine asks the framework (5) inside each test option's loop, the follow-ups (3)
     // after all of them (api/src/domains/fielding/engine.ts pages()): the editor lists them so.
-    expect(groups.map((g) => g.name), "Audience, Test, Framework, Follow-up, Custom, Usage & attitude").toEqual(["Audience", "Test", "Framework", "Follow-up", "Custom", "Usage & attitude"]);
+    expect(
+      groups.map((g) => g.name),
+      "Audience, Test, Framework, Follow-up, Custom, Usage & attitude",
+    ).toEqual(["Audience", "Test", "Framework", "Follow-up", "Custom", "Usage & attitude"]);
     // Audience: 7 counts as 1, so BeforeLoop 1 (key 1,000,001) precedes Screener 2 (1,000,002); Awareness (4) last.
-    expect(groups[0]!.items.map((x) => x.id), "position 7 sorts as 1").toEqual([5, 4, 6]);
+    expect(
+      groups[0]!.items.map((x) => x.id),
+      "position 7 sorts as 1",
+    ).toEqual([5, 4, 6]);
     // Test: InsideLoop (2) before BeforeInsideLoop (8) by the key.
     expect(groups[1]!.items.map((x) => x.id)).toEqual([7, 8]);
-    expect(groups[2]!.items.map((x) => x.id), "Framework by sortOrder").toEqual([2, 1]);
+    expect(
+      groups[2]!.items.map((x) => x.id),
+      "Framework by sortOrder",
+    ).toEqual([2, 1]);
   });
 
   test("a missing sortOrder counts as 0", () => {
@@ -40,7 +49,10 @@ describe("reorder within a position group", () => {
     expect(positionGroup(list, 5).map((x) => x.id)).toEqual([2, 4, 1]);
     const next = reorder([2, 4, 1], 1, 0);
     const applied = applyOrder(list, next);
-    expect(positionGroup(applied, 5).map((x) => x.id), "the optimistic order").toEqual([1, 2, 4]);
+    expect(
+      positionGroup(applied, 5).map((x) => x.id),
+      "the optimistic order",
+    ).toEqual([1, 2, 4]);
     expect(applied.find((x) => x.id === 3)!.sortOrder, "another position is untouched").toBe(1);
   });
 });

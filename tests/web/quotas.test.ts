@@ -31,7 +31,14 @@ const question = (id: number, label: string, options: TargetQuestion["options"])
 const GENDER = question(45, "Gender", [option(4500001, "Male"), option(4500002, "Female"), option(4500003, "Another gender")]);
 const AGE = question(51, "Age group", [option(5100001, "18-24"), option(5100002, "25-34")]);
 const QUESTIONS = [GENDER, AGE];
-const stored = (id: number, o: number, regionId: number | null, quotaPercent: number | null, onlyThese = false): StoredTarget => ({ id, regionId, systemQuestionOptionId: o, questionOptionId: null, quotaPercent, onlyThese });
+const stored = (id: number, o: number, regionId: number | null, quotaPercent: number | null, onlyThese = false): StoredTarget => ({
+  id,
+  regionId,
+  systemQuestionOptionId: o,
+  questionOptionId: null,
+  quotaPercent,
+  onlyThese,
+});
 
 describe("sharesError: the words at the field", () => {
   test("100% in all, or every share empty, can be saved", () => {
@@ -44,14 +51,23 @@ describe("sharesError: the words at the field", () => {
     expect(sharesError(["50.01", "50"])).toBe("The shares add up to 100.01%: they must add up to 100%, or be left empty for no quota.");
   });
   test("a share of 0, above 100, with three decimals or not a number is refused", () => {
-    for (const bad of ["0", "100.01", "50.001", "fifty", "-5"]) expect(sharesError([bad, ""]), bad).toBe("Enter each share as a percentage above 0 and up to 100 (at most two decimals), or leave it empty.");
+    for (const bad of ["0", "100.01", "50.001", "fifty", "-5"])
+      expect(sharesError([bad, ""]), bad).toBe("Enter each share as a percentage above 0 and up to 100 (at most two decimals), or leave it empty.");
     expect(sharesError(["100", ""])).toBeNull();
   });
 });
 
 describe("targetsBody: the whole set, every save", () => {
   test("50/50 set in New Zealand only: one target per market, the quotas in New Zealand only, the ticks in Australia", () => {
-    const model = withQuotas(modelOf(QUESTIONS, [stored(1, 4500001, null, null), stored(2, 4500002, null, null)], [1, 2]), GENDER, 1, new Map([["s4500001", 50], ["s4500002", 50]]));
+    const model = withQuotas(
+      modelOf(QUESTIONS, [stored(1, 4500001, null, null), stored(2, 4500002, null, null)], [1, 2]),
+      GENDER,
+      1,
+      new Map([
+        ["s4500001", 50],
+        ["s4500002", 50],
+      ]),
+    );
     expect(targetsBody(QUESTIONS, model, [1, 2])).toEqual([
       { systemQuestionOptionId: 4500001, regionId: 1, quotaPercent: 50, onlyThese: true },
       { systemQuestionOptionId: 4500002, regionId: 1, quotaPercent: 50, onlyThese: true },

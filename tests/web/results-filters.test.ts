@@ -1,12 +1,23 @@
 // The results page's filter rules (SPEC 3, 4, 5), benchmark choice and chart palette, as the web
 // app runs them (web/src/features/results/*: pure functions, no DOM).
 import { beforeEach, describe, expect, test } from "bun:test";
+import { BENCHMARK_DESCRIPTIONS, benchmarkTypeAvailable, chooseBenchmark, npdBandOfWeek, storeBenchmarkId, storedBenchmarkId, viewSettings } from "../../web/src/features/results/benchmarks";
 import {
-  BENCHMARK_DESCRIPTIONS, benchmarkTypeAvailable, chooseBenchmark, npdBandOfWeek, storeBenchmarkId, storedBenchmarkId, viewSettings,
-} from "../../web/src/features/results/benchmarks";
-import {
-  EMPTY_FILTERS, changeRegion, effectiveRegionId, filterCount, filtersFromSearch, filtersToSearch, normaliseDates, resetFilters, selectDates,
-  selectSurveyRuns, stateFromSegment, toResponseFilter, toggleQuestionOption, toggleSystemOption, type FilterState,
+  EMPTY_FILTERS,
+  changeRegion,
+  effectiveRegionId,
+  filterCount,
+  filtersFromSearch,
+  filtersToSearch,
+  normaliseDates,
+  resetFilters,
+  selectDates,
+  selectSurveyRuns,
+  stateFromSegment,
+  toResponseFilter,
+  toggleQuestionOption,
+  toggleSystemOption,
+  type FilterState,
 } from "../../web/src/features/results/filters";
 import { SERIES, minPairDifference, simulate, hexToRgb } from "../../web/src/features/results/palette";
 import { encodeSearch, decodeSearch } from "../../web/src/lib/search";
@@ -97,7 +108,12 @@ describe("filter state (SPEC 4)", () => {
     const stored = toResponseFilter(full, 2);
     const codes: Record<number, string> = { 5101: "AGE", 5102: "AGE", 4501: "GENDER" };
     const questionOf: Record<number, number> = { 100: 10, 101: 10, 110: 11 };
-    const s = stateFromSegment(77, stored, (id) => codes[id], (id) => questionOf[id]);
+    const s = stateFromSegment(
+      77,
+      stored,
+      (id) => codes[id],
+      (id) => questionOf[id],
+    );
     expect(s).toEqual({ ...full, segmentId: 77 });
     expect(toResponseFilter(s, 2), "round trip").toEqual(stored);
   });
@@ -113,7 +129,11 @@ describe("filter state (SPEC 4)", () => {
 describe("benchmarks (SPEC 3, 5, 9)", () => {
   beforeEach(() => {
     const m = new Map<string, string>();
-    (globalThis as { localStorage?: unknown }).localStorage = { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, String(v)), removeItem: (k: string) => void m.delete(k) };
+    (globalThis as { localStorage?: unknown }).localStorage = {
+      getItem: (k: string) => m.get(k) ?? null,
+      setItem: (k: string, v: string) => void m.set(k, String(v)),
+      removeItem: (k: string) => void m.delete(k),
+    };
   });
 
   test("NPD week bands: up to 8, 9 to 16, 17 to 25, 26 and above", () => {
@@ -133,14 +153,27 @@ describe("benchmarks (SPEC 3, 5, 9)", () => {
   });
 
   test("the stored benchmark id is restored if available, else the default type 1", () => {
-    const rows = [{ benchmarkTypeId: 1, isAvailable: true }, { benchmarkTypeId: 2, isAvailable: true }, { benchmarkTypeId: 5, isAvailable: false }, { benchmarkTypeId: 0, isAvailable: true }];
+    const rows = [
+      { benchmarkTypeId: 1, isAvailable: true },
+      { benchmarkTypeId: 2, isAvailable: true },
+      { benchmarkTypeId: 5, isAvailable: false },
+      { benchmarkTypeId: 0, isAvailable: true },
+    ];
     expect(storedBenchmarkId()).toBeNull();
     storeBenchmarkId(2);
     expect(localStorage.getItem("benchmarkId")).toBe("2");
     expect(chooseBenchmark(rows, storedBenchmarkId())).toBe(2);
     expect(chooseBenchmark(rows, 5), "unavailable: the default").toBe(1);
     expect(chooseBenchmark(rows, 0), "'None' is a choice").toBe(0);
-    expect(chooseBenchmark([{ benchmarkTypeId: 1, isAvailable: false }, { benchmarkTypeId: 3, isAvailable: true }], null)).toBe(3);
+    expect(
+      chooseBenchmark(
+        [
+          { benchmarkTypeId: 1, isAvailable: false },
+          { benchmarkTypeId: 3, isAvailable: true },
+        ],
+        null,
+      ),
+    ).toBe(3);
   });
 
   test("view defaults, and top-2 combined forces the top-2 benchmark", () => {

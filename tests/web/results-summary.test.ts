@@ -5,8 +5,20 @@ import { canonicalFilter, summaryForView, type AiSummary } from "../../web/src/f
 import { hasAdvertisingMeasures } from "../../web/src/features/results/questions";
 
 const row = (id: number, o: Partial<AiSummary>): AiSummary => ({
-  id, summaryType: "FullTestSummary", title: null, content: "x", status: "Ready", generatedAt: null, projectObjectiveId: null, segmentId: null, filters: null, benchmarkTypeId: null, total: null, referencesData: null,
-  createdAt: `2026-11-25T10:0${id}:00Z`, ...o,
+  id,
+  summaryType: "FullTestSummary",
+  title: null,
+  content: "x",
+  status: "Ready",
+  generatedAt: null,
+  projectObjectiveId: null,
+  segmentId: null,
+  filters: null,
+  benchmarkTypeId: null,
+  total: null,
+  referencesData: null,
+  createdAt: `2026-11-25T10:0${id}:00Z`,
+  ...o,
 });
 
 describe("summaryForView", () => {
@@ -50,7 +62,10 @@ describe("summaryForView", () => {
 });
 
 describe("hasAdvertisingMeasures", () => {
-  const q = (standardQuestionId: number | null, questionTypeId: 1 | 2 | 3 | 4) => ({ standardQuestionId, question: { id: 1, questionText: "", questionTitle: null, questionTypeId, questionOptions: [] } });
+  const q = (standardQuestionId: number | null, questionTypeId: 1 | 2 | 3 | 4) => ({
+    standardQuestionId,
+    question: { id: 1, questionText: "", questionTitle: null, questionTypeId, questionOptions: [] },
+  });
   test("a tracker whose only advertising question is the open-text Advertisement Outtake has no Advertising entry", () => {
     expect(hasAdvertisingMeasures([q(5, 1), q(10, 3)])).toBe(false);
   });

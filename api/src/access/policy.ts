@@ -57,8 +57,7 @@ export const MATRIX_ROLES = ["Admin", "User", "Viewer", "staff", "super admin"] 
 /** One row of the permission matrix: may each kind of caller use the operation? */
 export function matrixRow(a: Access): Record<(typeof MATRIX_ROLES)[number], boolean> {
   const staffOk = a.kind !== "superAdmin";
-  const member = (role: 1 | 2 | 3) =>
-    a.kind === "anonymous" || a.kind === "signedIn" || a.kind === "self" || (a.kind === "member" && role <= a.minRole);
+  const member = (role: 1 | 2 | 3) => a.kind === "anonymous" || a.kind === "signedIn" || a.kind === "self" || (a.kind === "member" && role <= a.minRole);
   return { Admin: member(1), User: member(2), Viewer: member(3), staff: staffOk, "super admin": true };
 }
 

@@ -5,13 +5,7 @@
 import type { StatementLimits, TenantRequest } from "../db/tx.ts";
 
 /** Who may call a route (access/policy.ts enforces it; declared here, where the request carries it). */
-export type Access =
-  | { kind: "anonymous" }
-  | { kind: "signedIn" }
-  | { kind: "self" }
-  | { kind: "member"; minRole: 1 | 2 | 3 }
-  | { kind: "staff" }
-  | { kind: "superAdmin" };
+export type Access = { kind: "anonymous" } | { kind: "signedIn" } | { kind: "self" } | { kind: "member"; minRole: 1 | 2 | 3 } | { kind: "staff" } | { kind: "superAdmin" };
 
 export interface Principal {
   userId: number;

@@ -17,7 +17,10 @@ export const TOKEN_TTL: Record<TokenPurpose, number> = {
 
 export function newToken(): string {
   const b = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...b))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 export async function hashToken(token: string): Promise<string> {

@@ -106,8 +106,7 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
       request: { params: z.object({ email: email() }), query: z.object({ token: token().optional() }) },
       responses: { 200: { description: "The pending invite, if any", content: { "application/json": { schema: PendingInvite } } }, 400: commonErrors[400], 429: tooMany },
     },
-    async (c) =>
-      c.json(await svc.getInvite(d, c.req.valid("param").email, c.req.valid("query").token, meta(c)), 200),
+    async (c) => c.json(await svc.getInvite(d, c.req.valid("param").email, c.req.valid("query").token, meta(c)), 200),
   );
 
   addRoute(
@@ -215,7 +214,14 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
       tags,
       operationId: "Login_GetRegistrationInvite",
       summary: "A share link's landing data: project, sharing client, expired or not",
-      request: { params: z.object({ inviteIdentifier: z.string().max(100).openapi({ param: { name: "inviteIdentifier", in: "path" } }) }) },
+      request: {
+        params: z.object({
+          inviteIdentifier: z
+            .string()
+            .max(100)
+            .openapi({ param: { name: "inviteIdentifier", in: "path" } }),
+        }),
+      },
       responses: {
         200: { description: "The landing data", content: { "application/json": { schema: LinkLanding } } },
         400: commonErrors[400],

@@ -54,7 +54,10 @@ async function limit(db: Db, key: string, l: Limit, what: string): Promise<void>
 async function throttle(db: Db, checks: [string | null, Limit][], what: string): Promise<void> {
   const keys = checks.filter((c): c is [string, Limit] => c[0] !== null);
   for (const [key, l] of keys) await limit(db, key, l, what);
-  await authq.recordAttempt(db, keys.map(([k]) => k));
+  await authq.recordAttempt(
+    db,
+    keys.map(([k]) => k),
+  );
 }
 
 const norm = (email: string) => email.trim().toLowerCase();
@@ -329,9 +332,7 @@ export async function verifyRegistrationEmail(deps: AccountDeps, input: { invite
   if (person?.disabled) return;
   const project = { projectName: l.projectName, clientName: l.clientName };
   if (person?.activated) {
-    await deps.mailer.send(
-      registrationExistingAccount({ to: person.email, ...project, url: link(deps.mailer.publicUrl, "/invites/demo", { identifier: l.identifier }) }),
-    );
+    await deps.mailer.send(registrationExistingAccount({ to: person.email, ...project, url: link(deps.mailer.publicUrl, "/invites/demo", { identifier: l.identifier }) }));
     return;
   }
   const to = person?.email ?? email;

@@ -20,10 +20,7 @@ export async function insertToken(
             now() + make_interval(secs => ${t.ttlSeconds}))`;
 }
 
-export async function revokeTokens(
-  sql: Sql,
-  t: { purpose: TokenPurpose; userId?: number; email?: string; clientId?: number; linkInviteId?: number },
-): Promise<void> {
+export async function revokeTokens(sql: Sql, t: { purpose: TokenPurpose; userId?: number; email?: string; clientId?: number; linkInviteId?: number }): Promise<void> {
   await sql`
     update account_tokens set revoked_at = now()
     where purpose = ${t.purpose} and used_at is null and revoked_at is null
@@ -79,10 +76,7 @@ export async function setPassword(tx: Tx, userId: number, passwordHash: string, 
 }
 
 /** A person who registered through a share link. Undefined when the email was taken meanwhile. */
-export async function createUser(
-  tx: Tx,
-  u: { email: string; firstName: string | null; lastName: string | null; passwordHash: string },
-): Promise<number | undefined> {
+export async function createUser(tx: Tx, u: { email: string; firstName: string | null; lastName: string | null; passwordHash: string }): Promise<number | undefined> {
   const [r] = await tx<{ id: number }[]>`
     insert into users (email, first_name, last_name, password_hash)
     values (${u.email}, ${u.firstName}, ${u.lastName}, ${u.passwordHash})

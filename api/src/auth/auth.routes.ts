@@ -19,7 +19,6 @@ import { DEVICE_COOKIE, DEVICE_DAYS } from "./device-cookie.ts";
 
 export const REFRESH_COOKIE = "ideally_refresh";
 
-
 const LoginMethods = z
   .object({
     password: z.boolean(),
@@ -140,7 +139,12 @@ export function registerAuthRoutes(app: App, routeDeps: AuthRouteDeps, mailer?: 
     async (c) => {
       const bearer = c.req.header("authorization")?.replace(/^Bearer\s+/, "");
       // An expired access token still names its session; a forged one names nothing.
-      const sid = bearer ? await verifyAccessToken(deps.key, bearer, Date.now(), { allowExpired: true }).then((cl) => cl.sid, () => undefined) : undefined;
+      const sid = bearer
+        ? await verifyAccessToken(deps.key, bearer, Date.now(), { allowExpired: true }).then(
+            (cl) => cl.sid,
+            () => undefined,
+          )
+        : undefined;
       await svc.logout(deps, getCookie(c, REFRESH_COOKIE), sid);
       deleteCookie(c, REFRESH_COOKIE, { path: "/auth" });
       return c.body(null, 204);

@@ -60,7 +60,10 @@ async function sha256(text: string): Promise<string> {
 
 function randomToken(): string {
   const b = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...b))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 async function access(deps: AuthDeps, user: q.LoginUser, sessionId: string): Promise<string> {
@@ -110,8 +113,7 @@ export function signInKeys(email: string, ip: string | null, deviceId: string | 
   };
 }
 
-const wait = (seconds: number, what: string) =>
-  new ApiError("TooManyRequests", `Too many ${what} attempts. Try again in ${seconds} seconds.`, undefined, undefined, seconds);
+const wait = (seconds: number, what: string) => new ApiError("TooManyRequests", `Too many ${what} attempts. Try again in ${seconds} seconds.`, undefined, undefined, seconds);
 
 /**
  * Before checking a password: 429 with Retry-After while this address must wait for this account
@@ -147,16 +149,17 @@ export async function checkSignInThrottle(db: Db, k: SignInKeys, now = Date.now(
  * 5th failure in the window), the owner is emailed after the answer.
  */
 export async function recordSignInFailure(deps: AuthDeps, k: SignInKeys): Promise<void> {
-  await q.recordAttempt(deps.db, [k.account, k.pair, k.ip, k.device].filter((x): x is string => x !== null));
+  await q.recordAttempt(
+    deps.db,
+    [k.account, k.pair, k.ip, k.device].filter((x): x is string => x !== null),
+  );
   const { n } = await q.recentAttempts(deps.db, k.account, LIMITS.loginPerAccount.windowSeconds);
   if (n !== LIMITS.notifyOwnerAt || !deps.mailer) return;
   const mailer = deps.mailer;
   (deps.defer ?? afterResponse)(async () => {
     const user = await q.userByEmail(deps.db, k.email);
     if (!user || user.disabled) return;
-    await mailer.send(
-      signInFailures({ to: user.email, failures: n, minutes: LIMITS.loginPerAccount.windowSeconds / 60, url: link(mailer.publicUrl, "/auth/forgot-password") }),
-    );
+    await mailer.send(signInFailures({ to: user.email, failures: n, minutes: LIMITS.loginPerAccount.windowSeconds / 60, url: link(mailer.publicUrl, "/auth/forgot-password") }));
   });
 }
 

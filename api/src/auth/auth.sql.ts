@@ -35,10 +35,7 @@ export async function userById(db: Sql, id: number): Promise<LoginUser | undefin
   return u;
 }
 
-export async function createSession(
-  db: Sql,
-  s: { id: string; userId: number; method: string; userAgent: string | null; ip: string | null; days: number },
-): Promise<void> {
+export async function createSession(db: Sql, s: { id: string; userId: number; method: string; userAgent: string | null; ip: string | null; days: number }): Promise<void> {
   await db`
     insert into auth_sessions (id, user_id, method, user_agent, ip, expires_at)
     values (${s.id}, ${s.userId}, ${s.method}, ${s.userAgent}, ${s.ip}, now() + make_interval(days => ${s.days}))`;
@@ -128,9 +125,8 @@ export async function idpForDomain(db: Sql, domain: string): Promise<{ id: numbe
  * above one of the given clients has sso_required set.
  */
 export async function ssoRequired(db: Sql, by: { userId: number } | { clientId: number }): Promise<boolean> {
-  const clients = "userId" in by
-    ? db`select unnest(client_ancestors(uc.client_id)) as id from user_and_clients uc where uc.user_id = ${by.userId}`
-    : db`select unnest(client_ancestors(${by.clientId}::int)) as id`;
+  const clients =
+    "userId" in by ? db`select unnest(client_ancestors(uc.client_id)) as id from user_and_clients uc where uc.user_id = ${by.userId}` : db`select unnest(client_ancestors(${by.clientId}::int)) as id`;
   const [r] = await db<{ required: boolean }[]>`
     with c as (${clients})
     select exists (select 1 from enterprises e join c on c.id = e.id where e.sso_required)

@@ -12,21 +12,14 @@ import type { Db } from "../db/client.ts";
 /** How long a code waits for the web app to exchange it. */
 export const CODE_SECONDS = 60;
 
-export async function issueCode(
-  db: Db,
-  c: { userId: number; method: "saml" | "oidc"; state: string; idpId: number | null },
-): Promise<string> {
+export async function issueCode(db: Db, c: { userId: number; method: "saml" | "oidc"; state: string; idpId: number | null }): Promise<string> {
   const code = randomToken();
   await q.insertCode(db, { codeHash: await sha256Hex(code), ...c, seconds: CODE_SECONDS });
   return code;
 }
 
 /** Exchanges a code for a login session, like a password sign-in. Failure is 422 AuthFailureDto. */
-export async function exchangeCode(
-  deps: AuthDeps,
-  input: { code: string; state: string },
-  meta: { ip: string | null; userAgent: string | null },
-): Promise<Issued> {
+export async function exchangeCode(deps: AuthDeps, input: { code: string; state: string }, meta: { ip: string | null; userAgent: string | null }): Promise<Issued> {
   const fail = (why: string) => new ApiError("AuthFailureDto", "This sign-in has expired or was already used. Please sign in again.", why);
   const row = await q.takeCode(deps.db, await sha256Hex(input.code), input.state);
   if (!row) throw fail("unknown, expired or used code, or another state");

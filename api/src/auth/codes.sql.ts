@@ -3,10 +3,7 @@ import type { Db, Tx } from "../db/client.ts";
 
 type Sql = Db | Tx;
 
-export async function insertCode(
-  db: Sql,
-  c: { codeHash: string; userId: number; method: "saml" | "oidc"; state: string; idpId: number | null; seconds: number },
-): Promise<void> {
+export async function insertCode(db: Sql, c: { codeHash: string; userId: number; method: "saml" | "oidc"; state: string; idpId: number | null; seconds: number }): Promise<void> {
   // Expired codes go with each new one: the table stays as small as the codes in flight.
   await db`delete from sso_codes where expires_at < now() - interval '1 hour'`;
   await db`

@@ -10,7 +10,11 @@ export const DEVICE_COOKIE = "ideally_device";
 /** How long a device stays known without signing in again. */
 export const DEVICE_DAYS = 365;
 
-const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const b64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 async function signature(key: CryptoKey, email: string, deviceId: string): Promise<string> {
   // Its own prefix: a device signature is never a valid signature of anything else this key signs.

@@ -185,12 +185,7 @@ async function verifyIdToken(provider: OidcProvider, d: Discovery, idToken: stri
  * The provider's redirect back: takes the sign-in by its state (once), redeems the code with the
  * PKCE verifier, verifies the id_token, and answers the web app's URL with a single-use code.
  */
-export async function oidcCallback(
-  db: Db,
-  deps: SsoDeps,
-  provider: OidcProvider | null,
-  query: { code?: string; state?: string; error?: string },
-): Promise<string> {
+export async function oidcCallback(db: Db, deps: SsoDeps, provider: OidcProvider | null, query: { code?: string; state?: string; error?: string }): Promise<string> {
   if (!provider) throw new SsoRefusal("linkedin_disabled", "LinkedIn sign-in is not configured or is switched off");
   if (!query.state) throw new SsoRefusal("bad_request", "callback without state");
   const req = await q.takeRequest(db, await sha256Hex(query.state));

@@ -28,9 +28,7 @@ export function invalid(field: string, message: string): ApiError {
 
 /** A certificate as PEM, or as the bare base64 of a metadata document; answers its PEM form. */
 export function parseCertificate(text: string, field: string, now = Date.now()): string {
-  const b64 = text
-    .replace(/-----(BEGIN|END) CERTIFICATE-----/g, "")
-    .replace(/\s+/g, "");
+  const b64 = text.replace(/-----(BEGIN|END) CERTIFICATE-----/g, "").replace(/\s+/g, "");
   if (!b64 || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) throw invalid(field, "is not a PEM or base64 X.509 certificate");
   let cert: X509Certificate;
   try {
@@ -93,10 +91,7 @@ export function parseIdpMetadata(xml: string, field = "metadataXml", now = Date.
   if (!location) throw invalid(field, "has no SingleSignOnService with the HTTP-Redirect binding");
   const entryPoint = parseEntryPoint(location, field);
 
-  const certNodes = select(
-    "./*[local-name()='KeyDescriptor'][not(@use) or @use='signing']//*[local-name()='X509Certificate']",
-    sso,
-  );
+  const certNodes = select("./*[local-name()='KeyDescriptor'][not(@use) or @use='signing']//*[local-name()='X509Certificate']", sso);
   if (!certNodes.length) throw invalid(field, "has no signing certificate (KeyDescriptor with X509Certificate)");
   const certs: string[] = [];
   for (const n of certNodes) {

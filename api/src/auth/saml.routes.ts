@@ -45,9 +45,7 @@ const CreateSaml = z
   })
   .openapi("CreateSaml");
 
-const UpdateSaml = z
-  .strictObject({ ...idpFields, emailDomains: z.array(Domain).min(1).max(20).optional() })
-  .openapi("UpdateSaml");
+const UpdateSaml = z.strictObject({ ...idpFields, emailDomains: z.array(Domain).min(1).max(20).optional() }).openapi("UpdateSaml");
 
 const SamlIdp = z
   .object({
@@ -126,7 +124,12 @@ export function registerSamlAdminRoutes(app: App, db: Db): void {
       operationId: "CognitoIdps_UpdateSaml",
       summary: "Change a SAML identity provider: metadata or parts, email domains, on/off",
       request: {
-        params: z.object({ key: z.string().regex(/^-?\d+$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: "CognitoIdps key" }) }),
+        params: z.object({
+          key: z
+            .string()
+            .regex(/^-?\d+$/, "must be an integer")
+            .openapi({ param: { name: "key", in: "path" }, description: "CognitoIdps key" }),
+        }),
         body: json(UpdateSaml),
       },
       responses: {
@@ -157,12 +160,7 @@ export const redirectResponse = (description: string) => ({
 
 export const REASONS_TEXT = `Failures redirect to {PUBLIC_URL}/auth/saml/error?reason=<code>, code one of: ${SSO_REASONS.join(", ")}.`;
 
-export function registerSamlRoutes(
-  app: App,
-  deps: AuthDeps & { clientIp: (req: Request) => string | null },
-  sso: SsoDeps,
-  setRefreshCookie: (c: Context<AppEnv>, token: string) => void,
-): void {
+export function registerSamlRoutes(app: App, deps: AuthDeps & { clientIp: (req: Request) => string | null }, sso: SsoDeps, setRefreshCookie: (c: Context<AppEnv>, token: string) => void): void {
   const tags = ["Auth"];
 
   addRoute(

@@ -107,19 +107,13 @@ function normaliseDomains(domains: string[]): string[] {
 function conflict(e: unknown): never {
   const err = e as { code?: string; constraint_name?: string; message?: string };
   if (err.code === "23505" && err.constraint_name === "cognito_idps_provider_name_key") {
-    throw new ApiError("Conflict", "An identity provider with this name exists already", undefined, [
-      { path: "providerName", message: "is taken; choose another name" },
-    ]);
+    throw new ApiError("Conflict", "An identity provider with this name exists already", undefined, [{ path: "providerName", message: "is taken; choose another name" }]);
   }
   if (err.code === "23505" && err.constraint_name === "cognito_idps_email_domain_owner") {
-    throw new ApiError("Conflict", "An email domain is owned by someone else", err.message, [
-      { path: "emailDomains", message: err.message ?? "a domain is owned by someone else" },
-    ]);
+    throw new ApiError("Conflict", "An email domain is owned by someone else", err.message, [{ path: "emailDomains", message: err.message ?? "a domain is owned by someone else" }]);
   }
   if (err.code === "23505" && err.constraint_name === "cognito_idps_email_domain_key") {
-    throw new ApiError("Conflict", "An email domain belongs to another identity provider", err.message, [
-      { path: "emailDomains", message: err.message ?? "a domain is taken" },
-    ]);
+    throw new ApiError("Conflict", "An email domain belongs to another identity provider", err.message, [{ path: "emailDomains", message: err.message ?? "a domain is taken" }]);
   }
   throw e;
 }
@@ -267,14 +261,7 @@ function reasonOf(e: unknown): SsoReason {
   return "invalid_response";
 }
 
-const EMAIL_ATTRIBUTES = [
-  "email",
-  "mail",
-  "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
-  "urn:oid:0.9.2342.19200300.100.1.3",
-  "emailAddress",
-  "Email",
-];
+const EMAIL_ATTRIBUTES = ["email", "mail", "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress", "urn:oid:0.9.2342.19200300.100.1.3", "emailAddress", "Email"];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The email the assertion vouches for: an email attribute, else a NameID that is an email. */

@@ -2,6 +2,4 @@
 // account): in a module of their own, so those never import auth.routes.ts back.
 import { z } from "@hono/zod-openapi";
 
-export const AccessToken = z
-  .object({ accessToken: z.string().describe("Bearer token for /api/v1 calls; its claims include the expiry (exp)") })
-  .openapi("AccessToken");
+export const AccessToken = z.object({ accessToken: z.string().describe("Bearer token for /api/v1 calls; its claims include the expiry (exp)") }).openapi("AccessToken");

@@ -33,9 +33,7 @@ export async function seedDemo(db: Db, hash: (plain: string) => Promise<string>,
   return db.begin(async (tx) => {
     // One seeder at a time across processes; a second start finds the data and does nothing.
     await tx`select pg_advisory_xact_lock(7311002)`;
-    const [present] = opts.whenEmpty
-      ? await tx`select 1 from users where id <> 5380 limit 1`
-      : await tx`select 1 from users where lower(email) in ${tx(DEMO_LOGINS.map((l) => l.email))} limit 1`;
+    const [present] = opts.whenEmpty ? await tx`select 1 from users where id <> 5380 limit 1` : await tx`select 1 from users where lower(email) in ${tx(DEMO_LOGINS.map((l) => l.email))} limit 1`;
     if (present) return false;
     const client = async (name: string, tier: string, parent: number | null, industry: string) => {
       const [row] = await tx<{ id: number }[]>`
@@ -81,8 +79,5 @@ export async function seedDemo(db: Db, hash: (plain: string) => Promise<string>,
 
 export function demoLoginsText(): string {
   const w = Math.max(...DEMO_LOGINS.map((l) => l.email.length));
-  return [
-    `Demo logins (password '${DEMO_PASSWORD}'):`,
-    ...DEMO_LOGINS.map((l) => `  ${l.email.padEnd(w)}  ${l.what}`),
-  ].join("\n");
+  return [`Demo logins (password '${DEMO_PASSWORD}'):`, ...DEMO_LOGINS.map((l) => `  ${l.email.padEnd(w)}  ${l.what}`)].join("\n");
 }

@@ -43,9 +43,7 @@ export async function startEmbedded(dataDir: string, port: number, log = console
   if (existsSync(pidFile)) {
     const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
     if (pid && alive(pid)) {
-      throw new Error(
-        `Another instance holds the data directory ${dir} (postgres pid ${pid}). Stop it first, or set DATA_DIR or DATABASE_URL.`,
-      );
+      throw new Error(`Another instance holds the data directory ${dir} (postgres pid ${pid}). Stop it first, or set DATA_DIR or DATABASE_URL.`);
     }
     rmSync(pidFile); // stale: left by a crash
   }

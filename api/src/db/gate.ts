@@ -80,7 +80,8 @@ export class ConnectionGate {
   private seq = 0;
 
   constructor(readonly opts: GateOptions) {
-    for (const [k, v] of Object.entries(opts)) if (!Number.isInteger(v) || v < (k === "waitMs" ? 0 : 1)) throw new Error(`gate: ${k} must be a whole number${k === "waitMs" ? "" : " from 1"}, got ${v}`);
+    for (const [k, v] of Object.entries(opts))
+      if (!Number.isInteger(v) || v < (k === "waitMs" ? 0 : 1)) throw new Error(`gate: ${k} must be a whole number${k === "waitMs" ? "" : " from 1"}, got ${v}`);
   }
 
   /** Slots the user holds now (tests and metrics). */

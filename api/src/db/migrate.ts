@@ -59,12 +59,14 @@ export async function migrate(db: Db, opts: { dir?: string; log?: (m: string) =>
         continue;
       }
       // Migration files are the project's own SQL, not input: unsafe() runs them as scripts.
-      await tx.savepoint(async (sp) => {
-        await sp.unsafe(f.sql);
-        await sp`insert into schema_migrations (name, checksum) values (${f.name}, ${f.checksum})`;
-      }).catch((e: Error) => {
-        throw new Error(`migration ${f.name} failed: ${e.message}`);
-      });
+      await tx
+        .savepoint(async (sp) => {
+          await sp.unsafe(f.sql);
+          await sp`insert into schema_migrations (name, checksum) values (${f.name}, ${f.checksum})`;
+        })
+        .catch((e: Error) => {
+          throw new Error(`migration ${f.name} failed: ${e.message}`);
+        });
       applied.push(f.name);
       log(`migrated ${f.name}`);
     }
@@ -78,7 +80,6 @@ async function postMigrate(tx: Tx): Promise<void> {
   await tx.unsafe(APP_ROLE_SQL);
   await tx.unsafe(readFileSync(REFERENCE_DATA, "utf8"));
 }
-
 
 // Roles are cluster-wide, so creation is guarded; grants are repeated so new tables are covered.
 const APP_ROLE_SQL = `

@@ -24,12 +24,7 @@ export function escapeHtml(s: string): string {
 }
 
 export function render(m: Message): Email {
-  const text = [
-    ...m.paragraphs,
-    ...(m.action ? [`${m.action.label}: ${m.action.url}`] : []),
-    ...(m.note ? [m.note] : []),
-    "— Ideally",
-  ].join("\n\n");
+  const text = [...m.paragraphs, ...(m.action ? [`${m.action.label}: ${m.action.url}`] : []), ...(m.note ? [m.note] : []), "— Ideally"].join("\n\n");
   const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
   const button = m.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(m.action.url)}" style="background:#4f46e5;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(m.action.label)}</a></p>` +
@@ -61,8 +56,7 @@ export function link(publicUrl: string, path: string, query: Record<string, stri
   return `${publicUrl}${path}${qs ? `?${qs}` : ""}`;
 }
 
-const who = (p: { firstName?: string | null; lastName?: string | null; email: string }) =>
-  [p.firstName, p.lastName].filter(Boolean).join(" ") || p.email;
+const who = (p: { firstName?: string | null; lastName?: string | null; email: string }) => [p.firstName, p.lastName].filter(Boolean).join(" ") || p.email;
 
 export function teamInvite(a: {
   to: string;
@@ -147,15 +141,19 @@ export function registrationExistingAccount(a: { to: string; projectName: string
 }
 
 /** Projects Share, to a person with an account: the project is readable to them now. */
-export function projectShared(a: { to: string; sharer: { firstName?: string | null; lastName?: string | null; email: string }; clientName: string; projectName: string; message?: string; url: string }): Email {
+export function projectShared(a: {
+  to: string;
+  sharer: { firstName?: string | null; lastName?: string | null; email: string };
+  clientName: string;
+  projectName: string;
+  message?: string;
+  url: string;
+}): Email {
   return render({
     template: "projectShared",
     to: a.to,
     subject: `${who(a.sharer)} shared "${a.projectName}" with you on Ideally`,
-    paragraphs: [
-      `${who(a.sharer)} of ${a.clientName} shared the project "${a.projectName}" with you on Ideally.`,
-      ...(a.message ? [`Their message: ${a.message}`] : []),
-    ],
+    paragraphs: [`${who(a.sharer)} of ${a.clientName} shared the project "${a.projectName}" with you on Ideally.`, ...(a.message ? [`Their message: ${a.message}`] : [])],
     action: { label: "Open the project", url: a.url },
   });
 }

@@ -90,7 +90,8 @@ export const fieldingSets: EntitySetDef[] = [
       sampleSource: f.string({
         readOnly: true,
         enumValues: ["simulated", "customer", "supplier"],
-        description: "Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link) or supplier (an outside sample supplier's signed respondents). Staff set it with SetSampleSource before the run has respondents.",
+        description:
+          "Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link) or supplier (an outside sample supplier's signed respondents). Staff set it with SetSampleSource before the run has respondents.",
       }),
       scheduleDate: f.date({ readOnly: true }),
       targetCompletes: f.int({ nullable: true, readOnly: true }),

@@ -35,9 +35,7 @@ export const resultsSets: EntitySetDef[] = [
     name: "Responses",
     table: "responses",
     scope: "shared",
-    description:
-      "One answer: a respondent (survey session) x question x test option x chosen option, or a demographic " +
-      "(system question) answer. Written by survey processing only.",
+    description: "One answer: a respondent (survey session) x question x test option x chosen option, or a demographic " + "(system question) answer. Written by survey processing only.",
     fields: {
       ...answerOf,
       isCustomerPanel: f.boolean({ readOnly: true }),
@@ -77,7 +75,12 @@ export const resultsSets: EntitySetDef[] = [
       languageCode: f.string({ nullable: true, readOnly: true }),
       sentiment: f.string({ nullable: true, readOnly: true, enumValues: ["Positive", "Neutral", "Negative", "Mixed"] }),
       sentimentScore: f.number({ nullable: true, readOnly: true }),
-      qaStatus: f.string({ nullable: true, readOnly: true, enumValues: ["Ok", "NonAnswer", "TooShort", "Gibberish", "Duplicate"], description: "The quality check (CommandRunner ReGenerateTextResponsesQa); null until checked" }),
+      qaStatus: f.string({
+        nullable: true,
+        readOnly: true,
+        enumValues: ["Ok", "NonAnswer", "TooShort", "Gibberish", "Duplicate"],
+        description: "The quality check (CommandRunner ReGenerateTextResponsesQa); null until checked",
+      }),
       qaReason: f.string({ nullable: true, readOnly: true }),
       qaCheckedAt: f.datetime({ nullable: true, readOnly: true }),
       ...stamps,

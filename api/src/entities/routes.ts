@@ -161,8 +161,7 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): EntityLis
             409: errors[409],
           },
         },
-        async (c) =>
-          json(await svc.create(db, reg, set, c.get("ctx"), c.req.valid("json")), 201),
+        async (c) => json(await svc.create(db, reg, set, c.get("ctx"), c.req.valid("json")), 201),
       );
     }
     if (set.verbs.includes("patch")) {
@@ -186,11 +185,7 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): EntityLis
             409: errors[409],
           },
         },
-        async (c) =>
-          json(
-            await svc.update(db, reg, set, c.get("ctx"), keyOf(c), c.req.valid("json")),
-            200,
-          ),
+        async (c) => json(await svc.update(db, reg, set, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
       );
     }
     if (set.verbs.includes("delete")) {

@@ -38,9 +38,7 @@ export function scopeFor(ctx: RequestCtx, reg: Registry, opts: { write?: boolean
           const via = set.nav[set.clientVia]!;
           const target = reg.mustGet(via.target);
           const t = `${alias}_cv`;
-          const own = set.ownRowField
-            ? q` or ${col(alias, set.fields[set.ownRowField]!.column)} = ${param(ctx.principal.userId, "int4")}`
-            : raw("");
+          const own = set.ownRowField ? q` or ${col(alias, set.fields[set.ownRowField]!.column)} = ${param(ctx.principal.userId, "int4")}` : raw("");
           return q`(exists (select 1 from ${ident(target.table)} ${ident(t)} where ${col(t, target.fields[via.targetField]!.column)} = ${col(alias, set.fields[via.localField]!.column)} and ${col(t, target.clientColumn)} = any(${ids}))${own})`;
         }
         const own = q`${col(alias, set.clientColumn)} = any(${ids})`;
@@ -66,7 +64,6 @@ function read<T>(db: Db, ctx: RequestCtx, stmt: Sql): Promise<T[]> {
   const { text, params } = stmt.render();
   return readAsTenant<T>(db, tenantOf(ctx), text, params);
 }
-
 
 function parseKey(set: EntitySetDef, key: string): string | number {
   const kf = set.fields[set.key]!;
@@ -307,9 +304,7 @@ export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   if (!sets.length) throw new ApiError("ValidationError", `Nothing to update on ${set.name}`);
   return enterTenant(db, ctx, async (tx) => {
     await set.guard?.update?.(tx, ctx, k, body);
-    const rows = await run<{ key: unknown }>(tx, q`update ${ident(set.table)} t set ${join(sets, ", ")} where ${keyWhere(reg, set, ctx, k)} returning 1 as key`).catch(
-      (e) => mapDbError(set, e),
-    );
+    const rows = await run<{ key: unknown }>(tx, q`update ${ident(set.table)} t set ${join(sets, ", ")} where ${keyWhere(reg, set, ctx, k)} returning 1 as key`).catch((e) => mapDbError(set, e));
     if (!rows.length) throw new ApiError("NotFound", `${set.name}(${key}) not found`);
     return readBack(tx, reg, set, ctx, k);
   });

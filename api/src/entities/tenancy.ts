@@ -238,9 +238,7 @@ export const tenancySets: EntitySetDef[] = [
     table: "extrapolated_user_and_clients",
     scope: "client",
     view: true,
-    description:
-      "Every client a user reaches, directly or inherited from an ancestor's membership (computed). " +
-      "Key: '{userId}-{clientId}'.",
+    description: "Every client a user reaches, directly or inherited from an ancestor's membership (computed). " + "Key: '{userId}-{clientId}'.",
     fields: {
       id: f.string({ readOnly: true }),
       userId: f.int({ readOnly: true }),

@@ -13,7 +13,10 @@ export function hubspotFromEnv(env: Record<string, string | undefined> = process
 }
 
 export class HubSpotError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -53,7 +56,10 @@ export class HubSpot {
   }
 
   company(id: string, properties: string[]) {
-    return this.request<{ id: string; properties: Record<string, string | null> }>("GET", `/crm/v3/objects/companies/${encodeURIComponent(id)}?properties=${properties.map(encodeURIComponent).join(",")}`);
+    return this.request<{ id: string; properties: Record<string, string | null> }>(
+      "GET",
+      `/crm/v3/objects/companies/${encodeURIComponent(id)}?properties=${properties.map(encodeURIComponent).join(",")}`,
+    );
   }
 
   companyProperties() {

@@ -115,11 +115,7 @@ export interface SubscribeOptions {
  * LISTENs on the event channel over a connection of its own (postgres.js reconnects it and
  * re-LISTENs after a drop). Resolves once LISTEN is in place, with the function that ends it.
  */
-export async function subscribe(
-  url: string,
-  onEvent: (ev: NotifiedEvent) => void,
-  opts: SubscribeOptions = {},
-): Promise<() => Promise<void>> {
+export async function subscribe(url: string, onEvent: (ev: NotifiedEvent) => void, opts: SubscribeOptions = {}): Promise<() => Promise<void>> {
   const sql = postgres(url, { max: 1, onnotice: () => {}, backoff: reconnectBackoff, connection: { application_name: "ideally-events" } });
   let sub: postgres.ListenMeta;
   try {

@@ -21,14 +21,7 @@ export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJo
  * Runs every job's workers in this process and keeps the cluster-wide schedules in place: the API
  * process does it unless RUN_WORKERS=0, and `bun run worker` (worker.ts) always does.
  */
-export async function runJobWorkers(
-  queue: Queue,
-  db: Db,
-  publicUrl: string,
-  log: (m: string) => void,
-  mailer: Mailer,
-  opts: Omit<RegisterOptions, "log"> = {},
-): Promise<void> {
+export async function runJobWorkers(queue: Queue, db: Db, publicUrl: string, log: (m: string) => void, mailer: Mailer, opts: Omit<RegisterOptions, "log"> = {}): Promise<void> {
   // The weekly results emails go through the process's mailer (SMTP or the outbox).
   useMailer(mailer);
   await registerWorkers(queue, db, jobs, { log, ...opts });

@@ -107,14 +107,7 @@ export function defineJob<T extends object, R = unknown>(name: string, handler: 
 }
 
 /** Enqueues `job` in the caller's transaction (see queue.ts); the input is type-checked against the job. */
-export function enqueueJob<T extends object>(
-  queue: Queue,
-  tx: Tx,
-  job: JobDef<T, unknown>,
-  input: T,
-  origin: JobOrigin,
-  options: Omit<SendOptions, "db"> = {},
-): Promise<string | null> {
+export function enqueueJob<T extends object>(queue: Queue, tx: Tx, job: JobDef<T, unknown>, input: T, origin: JobOrigin, options: Omit<SendOptions, "db"> = {}): Promise<string | null> {
   return enqueue(queue, tx, job.name, input, origin, options);
 }
 

@@ -55,17 +55,7 @@ export interface CountExpr {
   pos: number;
 }
 
-export type FuncName =
-  | "contains"
-  | "startswith"
-  | "endswith"
-  | "tolower"
-  | "toupper"
-  | "length"
-  | "trim"
-  | "year"
-  | "month"
-  | "day";
+export type FuncName = "contains" | "startswith" | "endswith" | "tolower" | "toupper" | "length" | "trim" | "year" | "month" | "day";
 
 export interface CallExpr {
   kind: "call";
@@ -126,9 +116,7 @@ export interface LambdaExpr {
 export type Expr = LiteralExpr | PathExpr | CountExpr | CallExpr | CompareExpr | InExpr | LogicalExpr | NotExpr | LambdaExpr;
 
 /** An $orderby item: an expression over the entity, or (after $apply groupby) an output name. */
-export type OrderItem =
-  | { kind: "expr"; expr: Expr; desc: boolean }
-  | { kind: "output"; name: string; desc: boolean };
+export type OrderItem = { kind: "expr"; expr: Expr; desc: boolean } | { kind: "output"; name: string; desc: boolean };
 
 export type AggMethod = "sum" | "min" | "max" | "average" | "countdistinct" | "count";
 

@@ -62,7 +62,12 @@ export function groupedSource(ctx: Ctx, set: EntitySetDef, apply: ApplyQuery, or
   group.aggregates.forEach((a, i) => {
     outCols.push(q`${aggregateSql(a, col(alias, `v${i}`))} as ${ident(`a${i}`)}`);
   });
-  const groupBy = group.keys.length ? q` group by ${join(group.keys.map((_, i) => col(alias, `g${i}`)), ", ")}` : raw("");
+  const groupBy = group.keys.length
+    ? q` group by ${join(
+        group.keys.map((_, i) => col(alias, `g${i}`)),
+        ", ",
+      )}`
+    : raw("");
   const groups = q`select ${join(outCols, ", ")} from (${rows}) ${ident(alias)}${groupBy}`;
 
   // Output object: grouped names (paths nest) then aliases.

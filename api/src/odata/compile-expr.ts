@@ -244,7 +244,10 @@ function inSql(ctx: Ctx, env: Env, e: InExpr): Sql {
   // postgres.js types a JS boolean array as bool, which cannot be cast to bool[]: list them.
   const list =
     cast === "bool"
-      ? q`array[${join(values.map((v) => param(v.value, "bool")), ", ")}]`
+      ? q`array[${join(
+          values.map((v) => param(v.value, "bool")),
+          ", ",
+        )}]`
       : bindArray(
           values.map((v) => v.value),
           cast,

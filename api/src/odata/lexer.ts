@@ -93,12 +93,7 @@ export function tokenize(src: string, option: string): Token[] {
       m = match(DATETIME);
       if (m) {
         const [, y, mo, d, h, mi, s, , oh, om] = m;
-        const ok =
-          validDate(+y!, +mo!, +d!) &&
-          +h! <= 23 &&
-          +mi! <= 59 &&
-          (s === undefined || +s <= 59) &&
-          (oh === undefined || (+oh <= 14 && +om! <= 59));
+        const ok = validDate(+y!, +mo!, +d!) && +h! <= 23 && +mi! <= 59 && (s === undefined || +s <= 59) && (oh === undefined || (+oh <= 14 && +om! <= 59));
         if (!ok) fail("invalid date/time value", start, m[0]);
         out.push({ kind: "datetime", text: m[0], value: m[0], pos: start });
         i += m[0].length;

@@ -8,19 +8,7 @@
 // people mean when they write it; OData's grammar would read `(not a) eq 1`.
 import type { Registry } from "../entities/registry.ts";
 import type { EntitySetDef } from "../entities/types.ts";
-import type {
-  CallExpr,
-  CompareOp,
-  Expr,
-  ExprType,
-  FuncName,
-  LambdaExpr,
-  LiteralExpr,
-  LiteralKind,
-  NavStep,
-  PathExpr,
-  CountExpr,
-} from "./ast.ts";
+import type { CallExpr, CompareOp, Expr, ExprType, FuncName, LambdaExpr, LiteralExpr, LiteralKind, NavStep, PathExpr, CountExpr } from "./ast.ts";
 import type { Cursor, Token } from "./lexer.ts";
 import { MAX_EXPR_DEPTH, MAX_FILTER_NODES } from "./limits.ts";
 
@@ -326,8 +314,7 @@ export class ExprParser {
       let lit: LiteralExpr;
       if (t.kind === "ident" && (t.value === "true" || t.value === "false")) lit = literal("boolean", t.value, t.pos);
       else if (t.kind === "ident" && t.value === "null") lit = literal("null", "", t.pos);
-      else if (t.kind === "string" || t.kind === "int" || t.kind === "decimal" || t.kind === "date" || t.kind === "datetime" || t.kind === "guid")
-        lit = literal(t.kind, t.value, t.pos);
+      else if (t.kind === "string" || t.kind === "int" || t.kind === "decimal" || t.kind === "date" || t.kind === "datetime" || t.kind === "guid") lit = literal(t.kind, t.value, t.pos);
       else return this.cur.fail("'in' takes a list of literals", t);
       items.push(lit.lit === "null" ? lit : this.coerce(lit, operand.type, t));
     } while (this.cur.eatPunct(","));
@@ -372,8 +359,7 @@ export class ExprParser {
         return lit.lit === "boolean" ? lit : mismatch();
       case "uuid":
         if (lit.lit === "guid") return lit;
-        if (lit.lit === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v))
-          return { ...lit, type: "uuid", value: v.toLowerCase(), cast: "uuid" };
+        if (lit.lit === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return { ...lit, type: "uuid", value: v.toLowerCase(), cast: "uuid" };
         return mismatch();
       case "date":
         return lit.lit === "date" ? lit : mismatch();

@@ -69,8 +69,7 @@ export function parseQuery(raw: Record<string, string | undefined>, set: EntityS
   query.select = run("$select", (c) => parseSelect(c, set));
   query.expand = run("$expand", (c) => parseExpand(c, set, reg, 1)) ?? [];
   query.filter = run("$filter", (c) => new ExprParser(c, { reg, it: set }).parseBoolean());
-  query.orderby =
-    run("$orderby", (c) => (grouped ? parseOutputOrder(c, query.apply!) : parseOrderBy(c, set, reg))) ?? defaultOrder(set, reg, grouped);
+  query.orderby = run("$orderby", (c) => (grouped ? parseOutputOrder(c, query.apply!) : parseOrderBy(c, set, reg))) ?? defaultOrder(set, reg, grouped);
   query.top = run("$top", (c) => parseNonNegative(c, MAX_TOP));
   query.skip = run("$skip", (c) => parseNonNegative(c, MAX_SKIP));
   query.count = run("$count", parseBool) ?? false;

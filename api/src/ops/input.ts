@@ -121,7 +121,9 @@ export function hostileInputMiddleware(opts: { uploadPath: string }): Middleware
       // "Malformed JSON body").
       const text = await c.req.text();
       if (jsonDepth(text) > MAX_JSON_DEPTH) {
-        throw new ApiError("ValidationError", `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`, undefined, [{ path: "(body)", message: `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep` }]);
+        throw new ApiError("ValidationError", `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`, undefined, [
+          { path: "(body)", message: `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep` },
+        ]);
       }
       const body = await c.req.json().catch(() => undefined);
       if (body !== undefined) hostileJson(body, "", errors);

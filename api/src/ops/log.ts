@@ -5,16 +5,7 @@
 
 export type Level = "info" | "warn" | "error";
 
-const SECRET_VARS = [
-  "AUTH_SECRET",
-  "HMAC_SECRET",
-  "S3_SECRET_ACCESS_KEY",
-  "LINKEDIN_CLIENT_SECRET",
-  "HUBSPOT_TOKEN",
-  "SAMPLIFY_PASSWORD",
-  "AI_API_KEY",
-  "SAML_SP_PRIVATE_KEY",
-];
+const SECRET_VARS = ["AUTH_SECRET", "HMAC_SECRET", "S3_SECRET_ACCESS_KEY", "LINKEDIN_CLIENT_SECRET", "HUBSPOT_TOKEN", "SAMPLIFY_PASSWORD", "AI_API_KEY", "SAML_SP_PRIVATE_KEY"];
 
 function secretValues(env: Record<string, string | undefined>): string[] {
   const out = SECRET_VARS.map((k) => env[k]).filter((v): v is string => !!v && v.length >= 6);

@@ -39,7 +39,14 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   let wsCount: () => number = () => 0;
-  new Gauge({ name: "ideally_websocket_connections", help: "Open websocket connections", registers: [registry], collect() { this.set(wsCount()); } });
+  new Gauge({
+    name: "ideally_websocket_connections",
+    help: "Open websocket connections",
+    registers: [registry],
+    collect() {
+      this.set(wsCount());
+    },
+  });
   let db: Db | undefined;
   let queue: Queue | undefined;
   const jobs = new Counter({ name: "ideally_jobs_total", help: "Jobs run by this process, by queue and outcome", labelNames: ["queue", "outcome"], registers: [registry] });

@@ -34,7 +34,10 @@ export class Hub {
   readonly conns = new Set<Conn>();
   private readonly byChannel = new Map<string, Set<Conn>>();
 
-  constructor(private readonly db: Db, private readonly key: ChannelTokenKey) {}
+  constructor(
+    private readonly db: Db,
+    private readonly key: ChannelTokenKey,
+  ) {}
 
   /**
    * Uses up a connection ticket: true once per ticket (on any API process, through the database),

@@ -12,7 +12,11 @@ export const TICKET_SECONDS = 60;
 export const CHANNEL_TOKEN_SECONDS = 10 * 60;
 
 const enc = new TextEncoder();
-const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const b64 = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const unb64 = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
 async function sign(key: CryptoKey, payload: object): Promise<string> {
@@ -56,6 +60,5 @@ export interface ChannelClaims {
   exp: number;
 }
 
-export const signChannelToken = (key: CryptoKey, channel: string, userId: number) =>
-  sign(key, { purpose: "channel", channel, userId, exp: Math.floor(Date.now() / 1000) + CHANNEL_TOKEN_SECONDS });
+export const signChannelToken = (key: CryptoKey, channel: string, userId: number) => sign(key, { purpose: "channel", channel, userId, exp: Math.floor(Date.now() / 1000) + CHANNEL_TOKEN_SECONDS });
 export const verifyChannelToken = (key: CryptoKey, token: string) => verify<ChannelClaims>(key, token, "channel");

@@ -192,7 +192,10 @@ export class Samplify {
       const text = await res.text();
       const parsed = text ? (JSON.parse(text) as Envelope<T>) : null;
       if (!res.ok) {
-        const why = parsed?.status?.errors?.map((e) => e.message).filter(Boolean).join("; ");
+        const why = parsed?.status?.errors
+          ?.map((e) => e.message)
+          .filter(Boolean)
+          .join("; ");
         throw new SamplifyError(res.status, `Samplify answered ${res.status} to ${method} ${path.split("?")[0]}${why ? `: ${why}` : ""}`);
       }
       return (parsed?.data ?? null) as T;

@@ -7,17 +7,7 @@
 import { createReadStream } from "node:fs";
 import { link, mkdir, open, stat, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import {
-  DOWNLOAD_URL_SECONDS,
-  isSafeKey,
-  matchesSignature,
-  SIGNATURE_BYTES,
-  UPLOAD_URL_SECONDS,
-  type DownloadRequest,
-  type FileStorage,
-  type SignedUrl,
-  type UploadRequest,
-} from "./storage.ts";
+import { DOWNLOAD_URL_SECONDS, isSafeKey, matchesSignature, SIGNATURE_BYTES, UPLOAD_URL_SECONDS, type DownloadRequest, type FileStorage, type SignedUrl, type UploadRequest } from "./storage.ts";
 import { signFileToken, verifyFileToken, type GetClaims, type PutClaims, type TokenProblem } from "./tokens.ts";
 
 export const UPLOAD_PATH = "/api/files/upload";
@@ -40,7 +30,10 @@ async function writeAll(fh: FileHandle, bytes: Uint8Array): Promise<void> {
 }
 
 export class WriteError extends Error {
-  constructor(readonly problem: WriteProblem, message: string) {
+  constructor(
+    readonly problem: WriteProblem,
+    message: string,
+  ) {
     super(message);
     this.name = "WriteError";
   }
@@ -53,7 +46,10 @@ export class LocalDiskStorage implements FileStorage {
   readonly kind = "local" as const;
   readonly root: string;
 
-  constructor(root: string, private readonly key: CryptoKey) {
+  constructor(
+    root: string,
+    private readonly key: CryptoKey,
+  ) {
     this.root = resolve(root);
   }
 

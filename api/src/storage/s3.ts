@@ -4,14 +4,7 @@
 // directly. An upload URL signs the content type, and the content length when the browser gave the
 // file's size, so the store refuses any other. Reference: AWS, "Authenticating Requests: Using
 // Query Parameters (AWS Signature Version 4)", Amazon S3 API Reference.
-import {
-  DOWNLOAD_URL_SECONDS,
-  UPLOAD_URL_SECONDS,
-  type DownloadRequest,
-  type FileStorage,
-  type SignedUrl,
-  type UploadRequest,
-} from "./storage.ts";
+import { DOWNLOAD_URL_SECONDS, UPLOAD_URL_SECONDS, type DownloadRequest, type FileStorage, type SignedUrl, type UploadRequest } from "./storage.ts";
 
 export interface S3Config {
   /** e.g. https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:9000 (MinIO). */
@@ -51,7 +44,10 @@ export function uriEncode(s: string, keepSlash = false): string {
 
 /** 20130524T000000Z */
 export function amzDate(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 export interface PresignInput {
@@ -92,14 +88,7 @@ export async function presign(input: PresignInput): Promise<string> {
     .join("&");
   // S3 does not normalise the path: each segment is encoded once, slashes kept.
   const path = uriEncode(decodeURIComponent(u.pathname), true);
-  const canonicalRequest = [
-    input.method,
-    path,
-    canonicalQuery,
-    names.map((n) => `${n}:${headers[n]}\n`).join(""),
-    names.join(";"),
-    "UNSIGNED-PAYLOAD",
-  ].join("\n");
+  const canonicalRequest = [input.method, path, canonicalQuery, names.map((n) => `${n}:${headers[n]}\n`).join(""), names.join(";"), "UNSIGNED-PAYLOAD"].join("\n");
   const stringToSign = ["AWS4-HMAC-SHA256", stamp, scope, await sha256Hex(canonicalRequest)].join("\n");
   let key = await hmac(enc.encode(`AWS4${input.secretAccessKey}`), day);
   key = await hmac(key, input.region);

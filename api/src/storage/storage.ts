@@ -85,8 +85,7 @@ export function safeFileName(name: string, contentType: string): string {
  * as image/png really is one (browsers are also told nosniff when it is served).
  */
 export function matchesSignature(contentType: string, head: Uint8Array): boolean {
-  const at = (offset: number, ascii: string) =>
-    head.length >= offset + ascii.length && [...ascii].every((ch, i) => head[offset + i] === ch.charCodeAt(0));
+  const at = (offset: number, ascii: string) => head.length >= offset + ascii.length && [...ascii].every((ch, i) => head[offset + i] === ch.charCodeAt(0));
   switch (contentType) {
     case "image/png":
       return head.length >= 8 && head[0] === 0x89 && at(1, "PNG\r\n\x1a\n");

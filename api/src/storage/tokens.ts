@@ -28,7 +28,11 @@ export type FileClaims = PutClaims | GetClaims;
 export type TokenProblem = "invalid" | "expired" | "wrong-purpose";
 
 const enc = new TextEncoder();
-const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const b64 = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const unb64 = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
 export async function signFileToken(key: CryptoKey, claims: FileClaims): Promise<string> {

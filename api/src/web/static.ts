@@ -41,10 +41,7 @@ export function webFiles(dir = WEB_DIST): ((path: string, acceptEncoding?: strin
     if (path.startsWith("/assets/")) {
       const file = normalize(join(dir, path));
       if (!file.startsWith(join(dir, "assets"))) return null;
-      return (
-        (await builtFile(file, acceptEncoding, { "cache-control": "public, max-age=31536000, immutable" })) ??
-        new Response("Not found", { status: 404 })
-      );
+      return (await builtFile(file, acceptEncoding, { "cache-control": "public, max-age=31536000, immutable" })) ?? new Response("Not found", { status: 404 });
     }
     // index.html goes out as built: the security middleware reads it to hash its inline blocks for
     // the CSP, and the compression middleware then gzips it with the rest of the app's answers.

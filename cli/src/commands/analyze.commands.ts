@@ -67,7 +67,7 @@ JSON: { n, invalid, pmc, pme, ipp, opp, trialOptimal?, revenueOptimal? }`,
     .option("--weight <col>", "respondent weight column")
     .option("--top <n>", "how many sets to list", "10")
     .option("--depth <n>", "reached = accepts at least this many of the set's items", "1")
-    .option("--none <col>", "column marking \"none of these\" (1; 0 or blank: not): kept in the base, reached by nothing")
+    .option("--none <col>", 'column marking "none of these" (1; 0 or blank: not): kept in the base, reached by nothing')
     .option("--json", "print the result as JSON")
     .addHelpText(
       "after",
@@ -98,9 +98,7 @@ function registerRakeAndCompare(analyze: Command): void {
     .command("rake")
     .description("rake weights to target margins by iterative proportional fitting")
     .argument("<file>", "CSV file, one respondent per row; - for stdin")
-    .addOption(
-      new Option("--target <spec>", "'variable=Level:share,Level:share,...' (repeat per variable)").argParser(collect).default([]),
-    )
+    .addOption(new Option("--target <spec>", "'variable=Level:share,Level:share,...' (repeat per variable)").argParser(collect).default([]))
     .option("--cap <n>", "trim weights to [1/n, n] around mean 1 (n > 1)")
     .option("--json", "print the result as JSON")
     .addHelpText(

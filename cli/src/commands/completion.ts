@@ -83,14 +83,13 @@ function bashKind(k: Kind): string {
 
 function bash(nodes: Node[]): string {
   const globals = nodes[0];
-  const cases = nodes
-    .map((n) => `    "${n.path.join(" ")}") words="${[...new Set([...n.subcommands, ...n.options, ...(n.path.length ? globals.options : [])])].join(" ")}" ;;`)
-    .join("\n");
+  const cases = nodes.map((n) => `    "${n.path.join(" ")}") words="${[...new Set([...n.subcommands, ...n.options, ...(n.path.length ? globals.options : [])])].join(" ")}" ;;`).join("\n");
   // An option's value: by the command path and the option before the cursor (globals anywhere).
-  const valueCases = nodes
-    .flatMap((n) => [...n.values, ...(n.path.length ? globals.values : [])].map((v) => `    "${n.path.join(" ")}|${v.option}") ${bashKind(v.kind)}; return ;;`))
+  const valueCases = nodes.flatMap((n) => [...n.values, ...(n.path.length ? globals.values : [])].map((v) => `    "${n.path.join(" ")}|${v.option}") ${bashKind(v.kind)}; return ;;`)).join("\n");
+  const argCases = nodes
+    .filter((n) => n.arg)
+    .map((n) => `        "${n.path.join(" ")}") ${bashKind(n.arg)} ;;`)
     .join("\n");
-  const argCases = nodes.filter((n) => n.arg).map((n) => `        "${n.path.join(" ")}") ${bashKind(n.arg)} ;;`).join("\n");
   return `# ideally completion for bash (ideally completion bash)
 _ideally() {
   local cur prev path="" w words i

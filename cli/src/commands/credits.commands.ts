@@ -18,13 +18,14 @@ export function registerCreditCommands(program: Command): void {
     .option("--json", JSON_HELP)
     .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits balance --json\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
     .action(async (_o, cmd: Command) => (await import("./credits/balance.ts")).runBalance(all(cmd)));
-  pagingOptions(credits
-    .command("ledger")
-    .description("the credit log, newest first (the balance is its sum)"), 50)
+  pagingOptions(credits.command("ledger").description("the credit log, newest first (the balance is its sum)"), 50)
     .option("--project <id>", "only this project's rows")
     .addOption(jsonFields(["id", "type", "creditAmount", "projectId", "description", "transferId", "relatedClientId", "createdAt", "creditLogType"]))
     .option("--jq <expr>", JQ_HELP)
-    .addHelpText("after", "\nExamples:\n  $ ideally credits ledger --project 42\n  $ ideally credits ledger --all --json | jq 'map(.creditAmount) | add'\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ ideally credits ledger --project 42\n  $ ideally credits ledger --all --json | jq 'map(.creditAmount) | add'\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]",
+    )
     .action(async (_o, cmd: Command) => (await import("./credits/ledger.ts")).runLedger(all(cmd)));
   credits
     .command("transfer")
@@ -35,6 +36,9 @@ export function registerCreditCommands(program: Command): void {
     .option("--note <text>", "why")
     .option("-y, --yes", YES_HELP)
     .option("--json", JSON_HELP)
-    .addHelpText("after", "\nAn Admin transfers within the client acted for: --client names the org or enterprise above both.\n\nExamples:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250 --yes --json\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }")
+    .addHelpText(
+      "after",
+      "\nAn Admin transfers within the client acted for: --client names the org or enterprise above both.\n\nExamples:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250 --yes --json\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }",
+    )
     .action(async (_o, cmd: Command) => (await import("./credits/transfer.ts")).runTransfer(all(cmd)));
 }

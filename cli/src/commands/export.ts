@@ -70,7 +70,11 @@ export function formatOf(o: ExportOptions): Format {
   if (flag && fromName && flag !== fromName) throw usageError(`--format ${flag} but -o ${o.output} names a .${fromName} file: give one, or make them agree`);
   const format = flag ?? fromName;
   if (!format) {
-    throw usageError(o.output && o.output !== "-" ? `-o ${o.output}: cannot tell the format from '.${ext}'; give --format csv, xlsx or pptx` : "--format csv, xlsx or pptx is required (or -o FILE with one of those extensions)");
+    throw usageError(
+      o.output && o.output !== "-"
+        ? `-o ${o.output}: cannot tell the format from '.${ext}'; give --format csv, xlsx or pptx`
+        : "--format csv, xlsx or pptx is required (or -o FILE with one of those extensions)",
+    );
   }
   return format;
 }
@@ -124,7 +128,10 @@ async function pageDefaults(api: Api, key: string, filters: ResponseFilter, benc
   const said: string[] = [];
   let regions = filters.regionIds ?? null;
   if (!regions?.length) {
-    const p = ok(await api.client.GET("/api/v1/Projects({key})", { params: { path: { key }, query: { $select: "id", $expand: "projectsRegions($select=regionId)" } } }), `reading project ${key}'s markets`);
+    const p = ok(
+      await api.client.GET("/api/v1/Projects({key})", { params: { path: { key }, query: { $select: "id", $expand: "projectsRegions($select=regionId)" } } }),
+      `reading project ${key}'s markets`,
+    );
     regions = (p.projectsRegions ?? []).map((r) => r.regionId).filter((r): r is number => typeof r === "number");
   }
   if (benchmark === undefined) {
@@ -145,7 +152,11 @@ async function pageDefaults(api: Api, key: string, filters: ResponseFilter, benc
   }
   if (said.length) {
     const how =
-      said.length > 1 ? "the results page's defaults; --benchmark and --total choose others" : out.total ? "the results page's default; --total chooses another" : "the results page's default; --benchmark chooses another";
+      said.length > 1
+        ? "the results page's defaults; --benchmark and --total choose others"
+        : out.total
+          ? "the results page's default; --total chooses another"
+          : "the results page's default; --benchmark chooses another";
     process.stderr.write(`view: ${said.join(", ")} (${how})\n`);
   }
   return out;
@@ -180,7 +191,13 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
     const r = await api.client.GET("/api/v1/Projects({key})/ExportExcel", {
       params: {
         path: { key },
-        query: { ...filterParam(filters), ...(o.segment ? { segmentId: o.segment } : {}), ...(o.allSegments ? { includeAllSegments: "true" as const } : {}), ...(o.benchmark ? { benchmarkTypeId: o.benchmark } : {}), ...view },
+        query: {
+          ...filterParam(filters),
+          ...(o.segment ? { segmentId: o.segment } : {}),
+          ...(o.allSegments ? { includeAllSegments: "true" as const } : {}),
+          ...(o.benchmark ? { benchmarkTypeId: o.benchmark } : {}),
+          ...view,
+        },
       },
       parseAs: "stream",
     });
@@ -225,10 +242,11 @@ async function toPipe(res: Response): Promise<number> {
   try {
     for await (const chunk of chunksOf(res.body)) {
       bytes += chunk.byteLength;
-      if (!process.stdout.write(chunk)) await new Promise<void>((r, j) => {
-        process.stdout.once("drain", () => r());
-        process.stdout.once("error", j);
-      });
+      if (!process.stdout.write(chunk))
+        await new Promise<void>((r, j) => {
+          process.stdout.once("drain", () => r());
+          process.stdout.once("error", j);
+        });
     }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EPIPE") return brokenPipe(bytes);
@@ -292,10 +310,16 @@ async function queuedFile(api: Api, key: string, call: "ExportCsv" | "ExportExce
     return r.response;
   };
   let early: Response | null = null;
-  await followJob(api, async () => ({ jobId }), bar, timeoutMs, async () => {
-    early = await get();
-    return early !== null;
-  });
+  await followJob(
+    api,
+    async () => ({ jobId }),
+    bar,
+    timeoutMs,
+    async () => {
+      early = await get();
+      return early !== null;
+    },
+  );
   const res = early ?? (await get());
   if (!res) throw apiError(`job ${jobId} finished but its file is not there`);
   return res;
@@ -306,13 +330,15 @@ type DeckBody = Schemas["PowerPointExport"];
 async function powerPoint(api: Api, key: string, body: DeckBody, bar: ReturnType<typeof progressBar>, timeoutMs: number): Promise<Response> {
   const done = await followJob(
     api,
-    async () =>
-      ok(await api.client.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key } }, body }), `exporting project ${key} as PowerPoint`),
+    async () => ok(await api.client.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key } }, body }), `exporting project ${key} as PowerPoint`),
     bar,
     timeoutMs,
   );
   const deck = PowerPointJobResult.safeParse(done.result);
-  if (!deck.success) throw apiError(`the PowerPoint job finished without the result it declares (contracts/events.ts): ${deck.error.issues[0]?.path.join(".") || "result"}: ${deck.error.issues[0]?.message ?? "invalid"}`);
+  if (!deck.success)
+    throw apiError(
+      `the PowerPoint job finished without the result it declares (contracts/events.ts): ${deck.error.issues[0]?.path.join(".") || "result"}: ${deck.error.issues[0]?.message ?? "invalid"}`,
+    );
   const { exportId } = deck.data;
   const r = await api.client.GET("/api/v1/Projects({key})/PowerPointExport/{exportId}", { params: { path: { key, exportId } }, parseAs: "stream" });
   ok(r, "downloading the deck");

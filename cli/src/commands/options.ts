@@ -3,7 +3,7 @@ import { Option, type Command, type OptionValues } from "commander";
 
 /** Options of the command merged with the global ones (--api, --client). */
 // Commander hands options untyped: each command's runner names the options it declared.
-export const all = <T,>(cmd: Command): T => cmd.optsWithGlobals<T & OptionValues>();
+export const all = <T>(cmd: Command): T => cmd.optsWithGlobals<T & OptionValues>();
 export const JSON_HELP = "print JSON for scripts (nothing else on stdout)";
 /**
  * A listing's `--json [FIELDS]` (all, or the fields named) and, beside it, `--jq EXPR`: shaped in

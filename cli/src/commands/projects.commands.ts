@@ -15,16 +15,16 @@ export function registerProjectCommands(program: Command): void {
 
 /** projects list, show, validate and create. */
 function registerProjectAuthoring(projects: Command): void {
-  pagingOptions(projects
-    .command("list")
-    .alias("ls")
-    .description("the client's projects, newest first, a page at a time"), 50)
+  pagingOptions(projects.command("list").alias("ls").description("the client's projects, newest first, a page at a time"), 50)
     .option("--status <codes>", "only these status codes, e.g. 0 or 800,900")
     .option("--search <text>", "name contains")
     .option("--deleted", "the deleted projects instead (undelete restores them)")
     .addOption(jsonFields(["id", "projectName", "projectType", "statusCode", "createdAt"]))
     .option("--jq <expr>", JQ_HELP)
-    .addHelpText("after", "\nMore rows than a page: a hint on stderr (showing 1-50 of 312; ...), stdout keeps only the rows.\n\nExamples:\n  $ ideally projects list --status 800,900\n  $ ideally projects list --search oat --json\n  $ ideally projects list --limit 20 --page 2\n  $ ideally projects list --all --json | jq length\nJSON: [{ id, projectName, projectType, statusCode, createdAt }]")
+    .addHelpText(
+      "after",
+      "\nMore rows than a page: a hint on stderr (showing 1-50 of 312; ...), stdout keeps only the rows.\n\nExamples:\n  $ ideally projects list --status 800,900\n  $ ideally projects list --search oat --json\n  $ ideally projects list --limit 20 --page 2\n  $ ideally projects list --all --json | jq length\nJSON: [{ id, projectName, projectType, statusCode, createdAt }]",
+    )
     .action(async (_o, cmd: Command) => (await import("./projects/list.ts")).runList(all(cmd)));
   projects
     .command("show")
@@ -146,7 +146,10 @@ function registerProjectLifecycle(projects: Command): void {
     .option("--accept-shortfall", "submit a design the panel cannot fill anyway: each run closes short at its field end and the shortfall is refunded (without it such a design is not submitted)")
     .option("-y, --yes", YES_HELP)
     .option("--json", JSON_HELP)
-    .addHelpText("after", "\nExamples:\n  $ ideally projects submit 42\n  $ ideally projects submit 42 --accept-shortfall\n  $ ideally projects submit 42 --yes --json | jq .charged\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter?, shortfall? }")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ ideally projects submit 42\n  $ ideally projects submit 42 --accept-shortfall\n  $ ideally projects submit 42 --yes --json | jq .charged\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter?, shortfall? }",
+    )
     .action(async (id: string, _o, cmd: Command) => (await import("./projects/lifecycle.ts")).runSubmit(id, all(cmd)));
   projects
     .command("unsubmit")

@@ -5,8 +5,7 @@ import { all, collect, JSON_HELP, paged } from "./options.ts";
 
 /** results and verbatims. */
 export function registerResultsCommands(program: Command): void {
-  const results = paged(program
-    .command("results"))
+  const results = paged(program.command("results"))
     .description("a project's results: top-2-box per test option and measure with benchmark differences, price points, reach")
     .argument("<id>", "project id")
     .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see below)").argParser(collect).default([]))
@@ -15,7 +14,9 @@ export function registerResultsCommands(program: Command): void {
     .option("--confidence <level>", "90, 95 or 99 (default 95)")
     .option("--total <total>", "sample (default) or markets: the measures and questions as the all-markets total (each market reweighted to its population share)")
     .option("--json", JSON_HELP)
-    .addHelpText("after", () => `
+    .addHelpText(
+      "after",
+      () => `
 ${FILTER_HELP}
 
 Marks: * the difference from the benchmark is significant (two-proportion z-test, Kish effective
@@ -29,10 +30,10 @@ Examples:
 The verdict: the concepts ranked by the paired tests (1 + those significantly ahead), each Go,
 Consider or No go on the project's action standard, with why (docs/statistics.md "The verdict").
 
-JSON: { filters, qual: QualResults, verdict: Scorecard | null, priceSensitivity: PriceSensitivityResults | null, marketReach: MarketReachResults | null }`)
+JSON: { filters, qual: QualResults, verdict: Scorecard | null, priceSensitivity: PriceSensitivityResults | null, marketReach: MarketReachResults | null }`,
+    )
     .action(async (id: string, _o, cmd: Command) => (await import("./results/show.ts")).runResults(id, all(cmd)));
-  paged(results
-    .command("verbatims"))
+  paged(results.command("verbatims"))
     .description("one open question's answers, with sentiment and themes")
     .argument("<id>", "project id")
     .option("--question <id>", "the open question (project question id); without it the open questions are listed (exit 0)")
@@ -44,7 +45,10 @@ JSON: { filters, qual: QualResults, verdict: Scorecard | null, priceSensitivity:
     .option("--page <n>", "page, from 1")
     .option("--page-size <n>", "answers per page (default 20, at most 200)")
     .option("--json", JSON_HELP)
-    .addHelpText("after", "\nExamples:\n  $ ideally results verbatims 42\n  $ ideally results verbatims 42 --question 310 --search price --page-size 50\nJSON: VerbatimPage { page, pageSize, value: [{ responseText, sentiment, themes, ... }] } (no --question: [{ projectQuestionId, questionText }])")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ ideally results verbatims 42\n  $ ideally results verbatims 42 --question 310 --search price --page-size 50\nJSON: VerbatimPage { page, pageSize, value: [{ responseText, sentiment, themes, ... }] } (no --question: [{ projectQuestionId, questionText }])",
+    )
     .action(async (id: string, _o, cmd: Command) => (await import("./results/verbatims.ts")).runVerbatims(id, all(cmd)));
 }
 

@@ -46,7 +46,10 @@ JSON: { email, userId, api, clientId }`,
     .description("the CLI's version and commit, the API version it was built for, and the API's own")
     .option("--json", JSON_HELP)
     .addOption(new Option("--offline", "only what the CLI knows (what --version prints)").hideHelp())
-    .addHelpText("after", "\n`ideally --version` prints the CLI's version, commit and contract with no network.\n\nExamples:\n  $ ideally --version\n  $ ideally version --api https://ideally.example.com --json\nJSON: { cli, commit, contract, api, apiVersion, apiError? } (--version: { cli, commit, contract })")
+    .addHelpText(
+      "after",
+      "\n`ideally --version` prints the CLI's version, commit and contract with no network.\n\nExamples:\n  $ ideally --version\n  $ ideally version --api https://ideally.example.com --json\nJSON: { cli, commit, contract, api, apiVersion, apiError? } (--version: { cli, commit, contract })",
+    )
     .action(async (_o, cmd: Command) => (await import("./session/version.ts")).runVersion(all(cmd)));
 
   const auth = program.command("auth").description("the session: where it is kept and whether it still works");
@@ -55,7 +58,10 @@ JSON: { email, userId, api, clientId }`,
     .command("status")
     .description("the API, account, client, token expiry and config path; exit 3 when not signed in, 2 or 7 when the API cannot be asked")
     .option("--json", JSON_HELP)
-    .addHelpText("after", "\nExamples:\n  $ ideally auth status\n  $ ideally auth status --json | jq .accessTokenExpiresAt\nJSON: { signedIn, token, api, email, userId, clientId, clientName, accessTokenExpiresAt, refreshable, server, error?, configPath }")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ ideally auth status\n  $ ideally auth status --json | jq .accessTokenExpiresAt\nJSON: { signedIn, token, api, email, userId, clientId, clientName, accessTokenExpiresAt, refreshable, server, error?, configPath }",
+    )
     .action(async (_o, cmd: Command) => (await import("./session/status.ts")).runAuthStatus(all(cmd)));
   auth
     .command("token")

@@ -41,7 +41,11 @@ export class ApiError extends Error {
 
   static from(res: Response, body: unknown): ApiError {
     const b = (typeof body === "object" && body !== null ? body : {}) as {
-      typename?: string; message?: string; detail?: string; error?: { message?: string }; errors?: { path: string; message: string }[];
+      typename?: string;
+      message?: string;
+      detail?: string;
+      error?: { message?: string };
+      errors?: { path: string; message: string }[];
     };
     const text = typeof body === "string" && body ? body : undefined;
     const message = b.message ?? b.error?.message ?? text ?? res.statusText ?? `HTTP ${res.status}`;

@@ -22,7 +22,6 @@ import { useMyInvitations } from "../features/invitations";
 import { logout } from "../state/session";
 import type { CurrentClient } from "../state/client";
 
-
 type NavItem = { href: string; label: string; icon: ReactNode };
 
 function Icon({ d }: { d: string }) {
@@ -63,7 +62,9 @@ function ClientSwitcher({ client }: { client?: CurrentClient }) {
         <span className="sr-only">Switch client: </span>
         <span className="truncate">{client?.name ?? "Choose a client"}</span>
         {client ? <span className="text-xs text-ink-500">{client.tier}</span> : null}
-        <svg viewBox="0 0 20 20" className="size-4 text-ink-400" fill="currentColor" aria-hidden="true"><path d="M5.2 7.2a.75.75 0 0 1 1.06 0L10 10.94l3.74-3.74a.75.75 0 1 1 1.06 1.06l-4.27 4.27a.75.75 0 0 1-1.06 0L5.2 8.26a.75.75 0 0 1 0-1.06Z" /></svg>
+        <svg viewBox="0 0 20 20" className="size-4 text-ink-400" fill="currentColor" aria-hidden="true">
+          <path d="M5.2 7.2a.75.75 0 0 1 1.06 0L10 10.94l3.74-3.74a.75.75 0 1 1 1.06 1.06l-4.27 4.27a.75.75 0 0 1-1.06 0L5.2 8.26a.75.75 0 0 1 0-1.06Z" />
+        </svg>
       </MenuButton>
       <MenuItems anchor="bottom start" className="z-40 mt-1 max-h-80 w-64 overflow-auto rounded-xl bg-white p-1 shadow-lg ring-1 ring-ink-200 focus:outline-none">
         {clients.map((c) => (
@@ -116,7 +117,11 @@ function NotificationsBell({ clientId }: { clientId: number | null }) {
       <MenuButton className="relative rounded-lg p-2 text-ink-600 hover:bg-ink-100">
         <span className="sr-only">{`Notifications${unread ? `, ${unread} unread` : ""}`}</span>
         <Icon d="M6 8a6 6 0 1 1 12 0c0 7 3 8 3 8H3s3-1 3-8Zm4.3 12a2 2 0 0 0 3.4 0" />
-        {unread ? <span aria-hidden="true" className="absolute top-1 right-1 flex size-4 items-center justify-center rounded-full bg-rose-600 text-[10px] font-bold text-white">{unread > 9 ? "9+" : unread}</span> : null}
+        {unread ? (
+          <span aria-hidden="true" className="absolute top-1 right-1 flex size-4 items-center justify-center rounded-full bg-rose-600 text-[10px] font-bold text-white">
+            {unread > 9 ? "9+" : unread}
+          </span>
+        ) : null}
       </MenuButton>
       <MenuItems anchor="bottom end" className="z-40 mt-1 w-80 rounded-xl bg-white p-1 shadow-lg ring-1 ring-ink-200 focus:outline-none">
         <div className="flex items-center justify-between px-3 py-2">
@@ -235,7 +240,10 @@ export function AppShell({ clientId, client, children }: { clientId: number | nu
   );
   return (
     <div className="min-h-screen lg:pl-60" data-client-id={clientId ?? undefined}>
-      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-800 focus:shadow-lg">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-800 focus:shadow-lg"
+      >
         Skip to content
       </a>
       <aside className="fixed inset-y-0 left-0 z-30 hidden w-60 flex-col border-r border-ink-200 bg-white lg:flex">

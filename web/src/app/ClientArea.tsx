@@ -22,15 +22,16 @@ const MANAGE_AREAS = [
   { area: "enterprise", policy: "EnterpriseAdmin" },
 ] as const;
 
-
 export function useClient(clientId: number) {
   return useApi(
     ["Clients", clientId],
     () =>
-      selected<CurrentClient>(api.GET("/api/v1/Clients({key})", {
-        params: { path: { key: String(clientId) }, query: { $select: "id,name,tier,parentId,industry", $expand: "hubspotCompanies" } },
-        headers: { clientId: String(clientId) },
-      })),
+      selected<CurrentClient>(
+        api.GET("/api/v1/Clients({key})", {
+          params: { path: { key: String(clientId) }, query: { $select: "id,name,tier,parentId,industry", $expand: "hubspotCompanies" } },
+          headers: { clientId: String(clientId) },
+        }),
+      ),
     { onError: () => {} },
   );
 }
@@ -75,9 +76,7 @@ export function ClientArea({ clientId }: { clientId: number }) {
           <Route path="/result/*">
             <ResultToResults />
           </Route>
-          <Route path="/project/:projectId">
-            {(p) => <Redirect to={`/projects/${p.projectId}`} replace />}
-          </Route>
+          <Route path="/project/:projectId">{(p) => <Redirect to={`/projects/${p.projectId}`} replace />}</Route>
           <Route path="/projects/:projectId/:tab?">
             <Gate policy="TeamUser" clientId={clientId}>
               <ProjectPage client={client} />

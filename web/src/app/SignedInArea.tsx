@@ -24,9 +24,7 @@ export default function SignedInArea() {
         </Gate>
       </Route>
       <Route path="/:clientId" nest>
-        {(params) =>
-          /^\d+$/.test(params.clientId) ? <ClientArea clientId={Number(params.clientId)} /> : <TierRedirect />
-        }
+        {(params) => (/^\d+$/.test(params.clientId) ? <ClientArea clientId={Number(params.clientId)} /> : <TierRedirect />)}
       </Route>
       <Route>
         <TierRedirect />

@@ -25,7 +25,10 @@ export function TierRedirect({ clientId }: { clientId?: number | null }) {
       let id = clientId ?? storedClientId();
       if (id === null) id = await defaultClientId();
       if (id === null) return live && navigate("~/common/no-client-id", { replace: true });
-      const client = (await unwrap(api.GET("/api/v1/Clients({key})", { params: { path: { key: String(id) }, query: { $select: "id,tier" } }, headers: { clientId: String(id) } }))) as { id: number; tier: string };
+      const client = (await unwrap(api.GET("/api/v1/Clients({key})", { params: { path: { key: String(id) }, query: { $select: "id,tier" } }, headers: { clientId: String(id) } }))) as {
+        id: number;
+        tier: string;
+      };
       if (live) navigate(`~${tierHome(client)}`, { replace: true });
     })().catch(() => live && setFailed(true));
     return () => {

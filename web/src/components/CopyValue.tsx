@@ -12,7 +12,12 @@ export function CopyValue({ id, label, value }: { id: string; label: string; val
           variant="secondary"
           aria-label={`Copy ${label}`}
           disabled={!value}
-          onClick={() => void navigator.clipboard?.writeText(value ?? "").then(() => toast.success("Copied", `${label} is on the clipboard.`), () => {})}
+          onClick={() =>
+            void navigator.clipboard?.writeText(value ?? "").then(
+              () => toast.success("Copied", `${label} is on the clipboard.`),
+              () => {},
+            )
+          }
         >
           Copy
         </Button>

@@ -3,7 +3,14 @@ import { Dialog as HDialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import type { ReactNode } from "react";
 import { Button } from "./ui";
 
-export function Modal({ open, onClose, title, children, footer, size = "md" }: {
+export function Modal({
+  open,
+  onClose,
+  title,
+  children,
+  footer,
+  size = "md",
+}: {
   open: boolean;
   onClose: () => void;
   title: string;
@@ -29,7 +36,15 @@ export function Modal({ open, onClose, title, children, footer, size = "md" }: {
 }
 
 /** A yes/no question, e.g. SPEC 8's 'Delete filter set' confirm. */
-export function ConfirmDialog({ open, title, message, confirmLabel, busy, onConfirm, onClose }: {
+export function ConfirmDialog({
+  open,
+  title,
+  message,
+  confirmLabel,
+  busy,
+  onConfirm,
+  onClose,
+}: {
   open: boolean;
   title: string;
   message: ReactNode;

@@ -48,7 +48,11 @@ export function ErrorView({ code = 500, title, summary, error }: { code?: number
         <h1 className="mt-2 text-3xl font-semibold text-ink-900">{title ?? known?.title ?? ERROR_TITLE}</h1>
         <p className="mt-3 text-base text-ink-600">{summary ?? known?.summary ?? ERROR_SUMMARY}</p>
         <p className="mt-3 text-sm text-ink-500">
-          Need help? Contact <a className="font-medium text-brand-700 underline" href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
+          Need help? Contact{" "}
+          <a className="font-medium text-brand-700 underline" href={`mailto:${SUPPORT_EMAIL}`}>
+            {SUPPORT_EMAIL}
+          </a>
+          .
         </p>
         <Button className="mt-8" onClick={goBack}>
           Go back

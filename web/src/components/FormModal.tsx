@@ -4,7 +4,18 @@ import type { FormEvent, ReactNode } from "react";
 import { Modal } from "./Dialog";
 import { Button } from "./ui";
 
-export function FormModal({ id, title, submitLabel, busy, disabled, danger, size, onSubmit, onClose, children }: {
+export function FormModal({
+  id,
+  title,
+  submitLabel,
+  busy,
+  disabled,
+  danger,
+  size,
+  onSubmit,
+  onClose,
+  children,
+}: {
   id: string;
   title: string;
   submitLabel: string;
@@ -24,12 +35,18 @@ export function FormModal({ id, title, submitLabel, busy, disabled, danger, size
       title={title}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button variant={danger ? "danger" : "primary"} type="submit" form={id} busy={busy} disabled={disabled}>{submitLabel}</Button>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant={danger ? "danger" : "primary"} type="submit" form={id} busy={busy} disabled={disabled}>
+            {submitLabel}
+          </Button>
         </>
       }
     >
-      <form id={id} onSubmit={onSubmit}>{children}</form>
+      <form id={id} onSubmit={onSubmit}>
+        {children}
+      </form>
     </Modal>
   );
 }

@@ -5,10 +5,16 @@ export function Pager({ page, pageSize, total, onPage }: { page: number; pageSiz
   if (total <= pageSize) return null;
   return (
     <div className="mt-4 flex items-center justify-between text-sm text-ink-600">
-      <span>{page * pageSize + 1}–{Math.min(total, (page + 1) * pageSize)} of {total}</span>
+      <span>
+        {page * pageSize + 1}–{Math.min(total, (page + 1) * pageSize)} of {total}
+      </span>
       <div className="flex gap-2">
-        <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => onPage(page - 1)}>Previous</Button>
-        <Button variant="secondary" size="sm" disabled={(page + 1) * pageSize >= total} onClick={() => onPage(page + 1)}>Next</Button>
+        <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => onPage(page - 1)}>
+          Previous
+        </Button>
+        <Button variant="secondary" size="sm" disabled={(page + 1) * pageSize >= total} onClick={() => onPage(page + 1)}>
+          Next
+        </Button>
       </div>
     </div>
   );

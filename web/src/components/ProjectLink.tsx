@@ -44,7 +44,19 @@ export function SurveyInProgressModal({ open, onClose, teamId, project }: { open
  * setupAllowed false (no TeamUser policy: a Viewer): the set-up and survey pages are not theirs
  * (SPEC 2's gate would send them home), so such a project is named, not linked, until its results.
  */
-export function ProjectLinkTo({ teamId, project, className, children, setupAllowed = true }: { teamId: number; project: { id: number; statusCode: number }; className?: string; children: ReactNode; setupAllowed?: boolean }) {
+export function ProjectLinkTo({
+  teamId,
+  project,
+  className,
+  children,
+  setupAllowed = true,
+}: {
+  teamId: number;
+  project: { id: number; statusCode: number };
+  className?: string;
+  children: ReactNode;
+  setupAllowed?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const link = projectLink(teamId, project);
   if (!setupAllowed && link.kind === "navigate" && !link.href.includes("/results/")) {

@@ -34,7 +34,11 @@ export const MAX_TOASTS = 3;
 
 function arm(t: Toast) {
   clearTimeout(timers.get(t.id));
-  if (!t.sticky) timers.set(t.id, setTimeout(() => toast.remove(t.id), t.life ?? TOAST_LIFE_MS));
+  if (!t.sticky)
+    timers.set(
+      t.id,
+      setTimeout(() => toast.remove(t.id), t.life ?? TOAST_LIFE_MS),
+    );
 }
 
 export const toast = {
@@ -120,7 +124,9 @@ export function Toaster() {
             {t.content ?? (t.detail ? <p className="mt-0.5 text-sm text-ink-600 break-words">{t.detail}</p> : null)}
           </div>
           <button type="button" onClick={() => toast.remove(t.id)} className="rounded p-0.5 text-ink-400 hover:text-ink-700" aria-label="Dismiss">
-            <svg viewBox="0 0 20 20" className="size-4" fill="currentColor" aria-hidden="true"><path d="M5.3 4.3a1 1 0 0 0-1.4 1.4L8.6 10l-4.7 4.3a1 1 0 1 0 1.4 1.4L10 11.4l4.3 4.3a1 1 0 0 0 1.4-1.4L11.4 10l4.3-4.3a1 1 0 0 0-1.4-1.4L10 8.6 5.3 4.3Z" /></svg>
+            <svg viewBox="0 0 20 20" className="size-4" fill="currentColor" aria-hidden="true">
+              <path d="M5.3 4.3a1 1 0 0 0-1.4 1.4L8.6 10l-4.7 4.3a1 1 0 1 0 1.4 1.4L10 11.4l4.3 4.3a1 1 0 0 0 1.4-1.4L11.4 10l4.3-4.3a1 1 0 0 0-1.4-1.4L10 8.6 5.3 4.3Z" />
+            </svg>
           </button>
         </div>
       ))}

@@ -15,28 +15,29 @@ const variants: Record<Variant, string> = {
   danger: "bg-rose-600 text-white hover:bg-rose-700 shadow-sm disabled:bg-rose-300",
 };
 
-export const Button = forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md"; busy?: boolean }>(
-  function Button({ variant = "primary", size = "md", busy, className, children, disabled, type = "button", ...rest }, ref) {
-    return (
-      <button
-        ref={ref}
-        type={type}
-        disabled={disabled || busy}
-        aria-busy={busy || undefined}
-        className={cx(
-          "inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors disabled:cursor-not-allowed",
-          size === "sm" ? "h-8 px-3 text-sm" : "h-10 px-4 text-sm",
-          variants[variant],
-          className,
-        )}
-        {...rest}
-      >
-        {busy ? <Spinner className="size-4" /> : null}
-        {children}
-      </button>
-    );
-  },
-);
+export const Button = forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md"; busy?: boolean }>(function Button(
+  { variant = "primary", size = "md", busy, className, children, disabled, type = "button", ...rest },
+  ref,
+) {
+  return (
+    <button
+      ref={ref}
+      type={type}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
+      className={cx(
+        "inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors disabled:cursor-not-allowed",
+        size === "sm" ? "h-8 px-3 text-sm" : "h-10 px-4 text-sm",
+        variants[variant],
+        className,
+      )}
+      {...rest}
+    >
+      {busy ? <Spinner className="size-4" /> : null}
+      {children}
+    </button>
+  );
+});
 
 export function ButtonLink({ href, variant = "primary", className, children }: { href: string; variant?: Variant; className?: string; children: ReactNode }) {
   return (

@@ -105,10 +105,7 @@ export function crossedBody(
     const b = questionOf(questions, c.secondOptionId);
     return a === null || b === null || !gone.has(crossingKey(ordered(a, b)));
   });
-  return [
-    ...kept.map((c): CrossedBody => ({ regionId: c.regionId, systemQuestionOptionIds: [c.firstOptionId, c.secondOptionId], quotaPercent: c.quotaPercent })),
-    ...cells,
-  ];
+  return [...kept.map((c): CrossedBody => ({ regionId: c.regionId, systemQuestionOptionIds: [c.firstOptionId, c.secondOptionId], quotaPercent: c.quotaPercent })), ...cells];
 }
 
 /** Whether a question is crossed in a market, and with which question (for the one-question form's note). */

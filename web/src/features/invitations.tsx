@@ -22,9 +22,15 @@ export function InvitationsNotice() {
   const list = data?.value ?? [];
   if (!list.length) return null;
   return (
-    <div role="status" aria-label="Invitations waiting" className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-xl bg-brand-50 px-4 py-3 text-sm text-brand-900 ring-1 ring-brand-200">
+    <div
+      role="status"
+      aria-label="Invitations waiting"
+      className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-xl bg-brand-50 px-4 py-3 text-sm text-brand-900 ring-1 ring-brand-200"
+    >
       <span>You are invited to join {list.map((i) => i.clientName).join(", ")}.</span>
-      <Link href="~/account" className="font-medium text-brand-700 hover:underline">Review invitations</Link>
+      <Link href="~/account" className="font-medium text-brand-700 hover:underline">
+        Review invitations
+      </Link>
     </div>
   );
 }
@@ -61,12 +67,23 @@ export function Invitations() {
             <div className="min-w-0">
               <p className="font-medium text-ink-900">{i.clientName}</p>
               <p className="text-xs text-ink-600">
-                As {ROLES[i.roleId] ?? `role ${i.roleId}`}{i.invitedBy ? `, invited by ${i.invitedBy}` : ""} · open until {new Date(i.expiresAt).toLocaleDateString(undefined, { dateStyle: "medium" })}
+                As {ROLES[i.roleId] ?? `role ${i.roleId}`}
+                {i.invitedBy ? `, invited by ${i.invitedBy}` : ""} · open until {new Date(i.expiresAt).toLocaleDateString(undefined, { dateStyle: "medium" })}
               </p>
             </div>
             <div className="flex shrink-0 gap-2">
-              <Button size="sm" busy={busy === `accept-${i.clientId}`} onClick={() => void answer(i.clientId, i.clientName, true)} aria-label={`Accept the invitation to ${i.clientName}`}>Accept</Button>
-              <Button size="sm" variant="secondary" busy={busy === `decline-${i.clientId}`} onClick={() => void answer(i.clientId, i.clientName, false)} aria-label={`Decline the invitation to ${i.clientName}`}>Decline</Button>
+              <Button size="sm" busy={busy === `accept-${i.clientId}`} onClick={() => void answer(i.clientId, i.clientName, true)} aria-label={`Accept the invitation to ${i.clientName}`}>
+                Accept
+              </Button>
+              <Button
+                size="sm"
+                variant="secondary"
+                busy={busy === `decline-${i.clientId}`}
+                onClick={() => void answer(i.clientId, i.clientName, false)}
+                aria-label={`Decline the invitation to ${i.clientName}`}
+              >
+                Decline
+              </Button>
             </div>
           </li>
         ))}

@@ -8,10 +8,7 @@ import type { Policies } from "../state/app";
 
 export type NotificationItem = Schemas["NotificationItem"];
 
-export type NotificationTarget =
-  | { kind: "navigate"; href: string }
-  | { kind: "in-progress"; teamId: number; project: { id: number; statusCode: number } }
-  | { kind: "not-found" };
+export type NotificationTarget = { kind: "navigate"; href: string } | { kind: "in-progress"; teamId: number; project: { id: number; statusCode: number } } | { kind: "not-found" };
 
 /** The client a project link is built under: the project's own if the reader is a member, else theirs. */
 export function readerClientId(projectClientId: number, policies: Policies | undefined, currentClientId: number | null): number {

@@ -101,7 +101,10 @@ export function targetsBody(questions: readonly TargetQuestion[], model: TargetM
     const sets = regionIds.map((r) => {
       const here = byRegion.get(r)?.entries.map((e) => e.option) ?? [];
       // Answers of every market; an answer of one market is compared in its own only.
-      return here.filter((k) => q.options.find((o) => optionKey(o) === k)?.regionId === null).sort().join(",");
+      return here
+        .filter((k) => q.options.find((o) => optionKey(o) === k)?.regionId === null)
+        .sort()
+        .join(",");
     });
     const uniform = !anyQuota && sets.every((s) => s === sets[0]);
     if (uniform) {

@@ -12,15 +12,28 @@ export const PROJECT_NOT_FOUND = "Project not found";
 /** The project as the project pages read it (every scalar property, its framework and markets). */
 export type ProjectDetail = Row<
   "Projects",
-  "id" | "clientId" | "projectName" | "projectTypeId" | "statusCode" | "frameworkId" | "categoryId" | "createdAt" | "submittedAt" | "researchNote" | "scheduleWavesRequired" | "scheduleFrequencyWeeks" | "scheduleStartDate" | "wavesRequired" | "incidenceEstimate",
+  | "id"
+  | "clientId"
+  | "projectName"
+  | "projectTypeId"
+  | "statusCode"
+  | "frameworkId"
+  | "categoryId"
+  | "createdAt"
+  | "submittedAt"
+  | "researchNote"
+  | "scheduleWavesRequired"
+  | "scheduleFrequencyWeeks"
+  | "scheduleStartDate"
+  | "wavesRequired"
+  | "incidenceEstimate",
   {
     framework: Row<"Frameworks", "id" | "title"> | null;
     projectsRegions: Row<"ProjectsRegions", "regionId", { region: Row<"Regions", "regionName" | "currencySymbol" | "currencyCode"> | null }>[];
   }
 >;
 
-const projectCall = (projectId: number, expand: string) =>
-  api.GET("/api/v1/Projects({key})", { params: { path: { key: String(projectId) }, query: { $expand: expand } } });
+const projectCall = (projectId: number, expand: string) => api.GET("/api/v1/Projects({key})", { params: { path: { key: String(projectId) }, query: { $expand: expand } } });
 
 export function useProject(projectId: number, expand = "framework($select=id,title),projectsRegions($expand=region($select=regionName,currencySymbol,currencyCode))") {
   return useProjectAs(projectId, expand, (call) => selected<ProjectDetail>(call));
@@ -30,10 +43,7 @@ export function useProject(projectId: number, expand = "framework($select=id,tit
 export function useProjectAs<T extends ProjectDetail>(projectId: number, expand: string, as: (call: ReturnType<typeof projectCall>) => Promise<{ data?: T; error?: unknown; response: Response }>) {
   const [, navigate] = useLocation();
   const valid = Number.isInteger(projectId) && projectId > 0;
-  const res = useApi(valid ? ["Project", projectId, expand] : null, () =>
-    as(projectCall(projectId, expand)),
-    { onError: () => {} },
-  );
+  const res = useApi(valid ? ["Project", projectId, expand] : null, () => as(projectCall(projectId, expand)), { onError: () => {} });
   // An error cached from before this page opened (the project deleted, then restored from the
   // toast) is not the answer: a page that opens on one asks again, past the cache's deduplication
   // (a fetch of the last two seconds would otherwise be reused), and decides on that answer.

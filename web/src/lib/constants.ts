@@ -34,10 +34,7 @@ export const FRAMEWORKS: Record<number, string> = {
   2003: "Message A/B test",
 };
 
-export const INDUSTRIES = [
-  "telecommunications", "energy", "broadcast", "qsr", "agency", "financial", "government",
-  "other", "retail", "insurance", "fmcg", "tech", "health", "hospitality",
-] as const;
+export const INDUSTRIES = ["telecommunications", "energy", "broadcast", "qsr", "agency", "financial", "government", "other", "retail", "insurance", "fmcg", "tech", "health", "hospitality"] as const;
 
 export const ROLES: Record<number, string> = { 1: "Admin", 2: "User", 3: "Viewer" };
 
@@ -64,6 +61,9 @@ export function questionSortKey(q: { questionPositionId: number; sortOrder: numb
 
 /** An internal code name in words: "FullTestSummary" -> "Full test summary". */
 export function codeInWords(code: string): string {
-  const words = code.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ");
+  const words = code
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(" ");
   return words.map((w, i) => (i === 0 ? w : /^[A-Z]{2,}$/.test(w) ? w : w.toLowerCase())).join(" ");
 }

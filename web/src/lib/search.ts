@@ -42,9 +42,6 @@ export function useSearchState(): [Record<string, SearchValue>, (patch: Record<s
   const search = useSearch();
   const [path, navigate] = useLocation();
   const state = useMemo(() => decodeSearch(search), [search]);
-  const set = useCallback(
-    (patch: Record<string, SearchValue>) => navigate(path + encodeSearch({ ...decodeSearch(location.search), ...patch }), { replace: true }),
-    [navigate, path],
-  );
+  const set = useCallback((patch: Record<string, SearchValue>) => navigate(path + encodeSearch({ ...decodeSearch(location.search), ...patch }), { replace: true }), [navigate, path]);
   return [state, set];
 }

@@ -17,9 +17,7 @@ export function useSignedIn(): boolean {
 }
 
 export function useMe(clientId?: number | null) {
-  return useApi<Me>(["Users/Me", clientId ?? null], () =>
-    api.GET("/api/v1/Users/Me", { headers: clientId ? { clientId: String(clientId) } : {} }),
-  );
+  return useApi<Me>(["Users/Me", clientId ?? null], () => api.GET("/api/v1/Users/Me", { headers: clientId ? { clientId: String(clientId) } : {} }));
 }
 
 export function usePolicies() {

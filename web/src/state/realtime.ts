@@ -133,9 +133,7 @@ export async function joinClientChannel(clientId: number) {
 /** Asks for a client channel token (members only) and joins with it. */
 async function fetchAndJoinClientChannel(clientId: number) {
   try {
-    const info = await unwrap(
-      api.GET("/api/v1/Clients({key})/GetChannelInfo", { params: { path: { key: String(clientId) } }, headers: { clientId: String(clientId) } }),
-    );
+    const info = await unwrap(api.GET("/api/v1/Clients({key})/GetChannelInfo", { params: { path: { key: String(clientId) } }, headers: { clientId: String(clientId) } }));
     joinChannel(info.name, info.token);
   } catch {
     if (clientChannelFor === clientId) clientChannelFor = null;

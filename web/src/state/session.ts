@@ -114,10 +114,7 @@ export async function logout(): Promise<void> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const q = new URLSearchParams({ eventId: "Logout", url: location.pathname, message: "User logged out" });
   loggedOut = true;
-  await Promise.allSettled([
-    fetch(`/Logger?${q}`, { headers, credentials: "include" }),
-    fetch("/auth/Login/Logout", { method: "POST", headers, credentials: "include" }),
-  ]);
+  await Promise.allSettled([fetch(`/Logger?${q}`, { headers, credentials: "include" }), fetch("/auth/Login/Logout", { method: "POST", headers, credentials: "include" })]);
   clearStorage();
   emit();
   await new Promise((r) => setTimeout(r, LOGOUT_REDIRECT_DELAY_MS));
@@ -135,7 +132,6 @@ export function syncAcrossTabs() {
     if (!signedIn && !onAuth) {
       loggedOut = true;
       location.assign("/auth/login");
-    }
-    else if (signedIn && onAuth) location.assign(takeLastVisited());
+    } else if (signedIn && onAuth) location.assign(takeLastVisited());
   });
 }

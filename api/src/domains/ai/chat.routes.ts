@@ -50,9 +50,7 @@ export function registerChatRoutes(app: App, deps: AppDeps): void {
       if (!deps.queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
       const ctx = c.get("ctx");
       // The stored question is read in the transaction that stores it (one transaction per POST).
-      const r = await svc.sendMessage(db, deps.queue, ctx, c.req.valid("json"), (tx, id) =>
-        readEntity(tx, reg, ctx, "ResultsAiMessages", id),
-      );
+      const r = await svc.sendMessage(db, deps.queue, ctx, c.req.valid("json"), (tx, id) => readEntity(tx, reg, ctx, "ResultsAiMessages", id));
       return rawJson(r.read!, 201);
     },
   );

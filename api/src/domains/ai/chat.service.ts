@@ -52,7 +52,11 @@ export async function answer(
   const [provider, pc, prompt] = await Promise.all([currentProvider(), projectContext(db, ctx, input.projectId), promptFor(db, "Chat", { systemPrompt: CHAT_SYSTEM, template: "" })]);
   const book = new FigureBook();
   const messages: ChatMessage[] = [chatSystem(prompt, pc), ...input.history.slice(-HISTORY_TURNS).map((m) => ({ role: m.role, content: m.content })), { role: "user", content: input.question }];
-  const ex = await runExchange(provider, messages, resultsTools(db, ctx, pc, book, input.filters, input.total ?? "sample"), { onDelta: input.onDelta, model: prompt.model, temperature: prompt.temperature });
+  const ex = await runExchange(provider, messages, resultsTools(db, ctx, pc, book, input.filters, input.total ?? "sample"), {
+    onDelta: input.onDelta,
+    model: prompt.model,
+    temperature: prompt.temperature,
+  });
   // An answer that reports results (cites a figure) says once, last, when the thread's view has
   // simulated respondents (issue 36), streamed like the rest; a refusal or a question back does not.
   const reports = /\[F\d+\]/.test(ex.content);

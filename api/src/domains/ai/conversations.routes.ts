@@ -9,7 +9,12 @@ import * as svc from "./conversations.service.ts";
 const Key = keyParams("AiConversations");
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const Usage = z
-  .object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int(), estimated: z.boolean().optional().describe("Not reported by the provider: 4 characters a token") })
+  .object({
+    promptTokens: z.number().int(),
+    completionTokens: z.number().int(),
+    totalTokens: z.number().int(),
+    estimated: z.boolean().optional().describe("Not reported by the provider: 4 characters a token"),
+  })
   .openapi("AiUsage");
 const FigureSchema = z
   .object({
@@ -25,7 +30,9 @@ const DebugStep = z
   .object({
     kind: z.enum(["completion", "tool"]),
     ms: z.number(),
-    prompt: z.array(z.object({ role: z.enum(["system", "user", "assistant", "tool"]), content: z.string().nullable(), toolCalls: z.array(ToolCallSchema).optional(), toolCallId: z.string().optional() })).optional(),
+    prompt: z
+      .array(z.object({ role: z.enum(["system", "user", "assistant", "tool"]), content: z.string().nullable(), toolCalls: z.array(ToolCallSchema).optional(), toolCallId: z.string().optional() }))
+      .optional(),
     content: z.string().optional(),
     toolCalls: z.array(ToolCallSchema).optional(),
     usage: Usage.nullable().optional(),
@@ -103,7 +110,20 @@ function registerConversationMessages(app: App, deps: AppDeps): void {
     {},
     {
       200: json(
-        z.object({ value: z.array(z.object({ id: z.number().int(), projectId: z.number().int().nullable(), title: z.string().nullable(), status: z.string(), lastMessageAt: z.string().nullable(), messageCount: z.number().int() })) }).openapi("MyConversations"),
+        z
+          .object({
+            value: z.array(
+              z.object({
+                id: z.number().int(),
+                projectId: z.number().int().nullable(),
+                title: z.string().nullable(),
+                status: z.string(),
+                lastMessageAt: z.string().nullable(),
+                messageCount: z.number().int(),
+              }),
+            ),
+          })
+          .openapi("MyConversations"),
         "The conversations",
       ),
     },
@@ -167,7 +187,9 @@ function registerConversationReads(app: App, deps: AppDeps): void {
     "A conversation as one text",
     "Markdown: each message with its role and time, and under each answer the figures it cites with their results function.",
     { params: Key },
-    { 200: json(z.object({ aiConversationId: z.number().int(), title: z.string().nullable(), projectId: z.number().int().nullable(), contents: z.string() }).openapi("AiChatContents"), "The contents") },
+    {
+      200: json(z.object({ aiConversationId: z.number().int(), title: z.string().nullable(), projectId: z.number().int().nullable(), contents: z.string() }).openapi("AiChatContents"), "The contents"),
+    },
     async (c) => c.json(await svc.getChatContents(db, c.get("ctx"), keyOf(c)), 200),
   );
   route(
@@ -186,7 +208,16 @@ function registerConversationReads(app: App, deps: AppDeps): void {
     "AiConversations_DownloadFile",
     "A file an answer refers to",
     "By the referenceId of a message's referenceFiles: an answer's figures as CSV (ref, text, value, function, source).",
-    { params: Key, query: z.object({ referenceId: z.string().min(1).max(100).openapi({ param: { name: "referenceId", in: "query" }, description: "From referenceFiles" }) }) },
+    {
+      params: Key,
+      query: z.object({
+        referenceId: z
+          .string()
+          .min(1)
+          .max(100)
+          .openapi({ param: { name: "referenceId", in: "query" }, description: "From referenceFiles" }),
+      }),
+    },
     { 200: { description: "The file", content: { "text/csv": { schema: z.string() } } } },
     async (c) => {
       const f = await svc.downloadFile(db, c.get("ctx"), keyOf(c), c.req.valid("query").referenceId);

@@ -40,7 +40,10 @@ async function conversation(tx: Tx, id: number, lock = false) {
   return c;
 }
 
-async function messages(tx: Tx | Db, id: number): Promise<(ConversationMessage & { referencesData: { figures: Figure[] } | null; debug: { transcript: TranscriptStep[]; promptVersionId: number | null } | null })[]> {
+async function messages(
+  tx: Tx | Db,
+  id: number,
+): Promise<(ConversationMessage & { referencesData: { figures: Figure[] } | null; debug: { transcript: TranscriptStep[]; promptVersionId: number | null } | null })[]> {
   return tx`
     select id, role, content, reference_files as "referenceFiles", provider, model, usage, references_data as "referencesData", debug,
            to_json(created_at)#>>'{}' as "createdAt"
@@ -82,8 +85,7 @@ export async function addUserMessage(db: Db, ctx: RequestCtx, input: { aiConvers
   });
 }
 
-const GENERAL_SYSTEM =
-  "You are the Ideally assistant for the provider's staff. Answer briefly. Without a project you have no results to quote: never state figures; say which project to open.";
+const GENERAL_SYSTEM = "You are the Ideally assistant for the provider's staff. Answer briefly. Without a project you have no results to quote: never state figures; say which project to open.";
 
 /** ContinueConversation: the assistant answers the conversation's latest question (streamed on the caller's channel). */
 export async function continueConversation(db: Db, ctx: RequestCtx, id: number) {
@@ -91,7 +93,10 @@ export async function continueConversation(db: Db, ctx: RequestCtx, id: number) 
   const { c, history } = await enterTenant(db, sctx, async (tx) => ({ c: await conversation(tx, id), history: await messages(tx, id) }));
   const last = history.at(-1);
   if (last?.role !== "user") throw new ApiError("Conflict", `Conversation ${id} has no question waiting for an answer: AddUserMessage first`);
-  const turns = history.filter((m) => m.role === "user" || m.role === "assistant").slice(0, -1).map((m) => ({ role: m.role as "user" | "assistant", content: m.content }));
+  const turns = history
+    .filter((m) => m.role === "user" || m.role === "assistant")
+    .slice(0, -1)
+    .map((m) => ({ role: m.role as "user" | "assistant", content: m.content }));
   const ref = { aiConversationId: id, replyToMessageId: last.id };
   const emit = (ev: WithoutChannel<AiChatEvent>) => publish(db, { ...ev, channel: userChannel(ctx.principal.userId), userId: ctx.principal.userId }).catch(() => {});
   await emit({ event: "AiMessageStarted", data: ref });
@@ -136,7 +141,14 @@ export async function continueConversation(db: Db, ctx: RequestCtx, id: number) 
 
 /** Names the data supplies (a number inside one is not a figure). */
 function contextLabels(pc: ProjectContext): string[] {
-  return [pc.projectName, ...pc.testOptions.map((o) => o.name), ...pc.measures.map((m) => m.title), ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]), ...pc.regions.map((r) => r.name), ...pc.textQuestions.map((q) => q.text)];
+  return [
+    pc.projectName,
+    ...pc.testOptions.map((o) => o.name),
+    ...pc.measures.map((m) => m.title),
+    ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]),
+    ...pc.regions.map((r) => r.name),
+    ...pc.textQuestions.map((q) => q.text),
+  ];
 }
 
 /** An answer's grounding: every [Fn] names a figure and follows its text; no number is left uncited. */
@@ -151,7 +163,10 @@ export function groundingCheck(text: string, figures: Figure[], labels: string[]
   }
   let rest = text;
   for (const f of figures) rest = rest.split(`${f.text} [${f.ref}]`).join(" ");
-  rest = rest.replace(/“[^”]*”/g, " ").replace(/"[^"]*"/g, " ").replace(/top-2-box/g, " ");
+  rest = rest
+    .replace(/“[^”]*”/g, " ")
+    .replace(/"[^"]*"/g, " ")
+    .replace(/top-2-box/g, " ");
   for (const l of [...labels].sort((a, b) => b.length - a.length)) if (l) rest = rest.split(l).join(" ");
   const uncitedNumbers = [...rest.matchAll(/\d+(?:[.,]\d+)?%?/g)].map((m) => m[0]);
   return { citedFigures: refs.length, unknownRefs, misquoted, uncitedNumbers, passed: !unknownRefs.length && !misquoted.length && !uncitedNumbers.length };
@@ -198,11 +213,18 @@ export async function debugConversation(db: Db, ctx: RequestCtx, id: number) {
         })),
         figures: m.referencesData?.figures ?? [],
       }));
-    const total = answers.reduce((a, x) => ({ promptTokens: a.promptTokens + (x.usage?.promptTokens ?? 0), completionTokens: a.completionTokens + (x.usage?.completionTokens ?? 0), totalTokens: a.totalTokens + (x.usage?.totalTokens ?? 0) }), {
-      promptTokens: 0,
-      completionTokens: 0,
-      totalTokens: 0,
-    });
+    const total = answers.reduce(
+      (a, x) => ({
+        promptTokens: a.promptTokens + (x.usage?.promptTokens ?? 0),
+        completionTokens: a.completionTokens + (x.usage?.completionTokens ?? 0),
+        totalTokens: a.totalTokens + (x.usage?.totalTokens ?? 0),
+      }),
+      {
+        promptTokens: 0,
+        completionTokens: 0,
+        totalTokens: 0,
+      },
+    );
     return { aiConversationId: id, projectId: c.projectId, answers, usage: total };
   });
 }
@@ -214,7 +236,14 @@ export async function downloadToYml(db: Db, ctx: RequestCtx, id: number) {
     const ms = await messages(tx, id);
     const doc = {
       conversation: { id: c.id, title: c.title, projectId: c.projectId, status: c.status },
-      messages: ms.map((m) => ({ role: m.role, content: m.content, at: m.createdAt, ...(m.role === "assistant" ? { provider: m.provider, model: m.model, usage: m.usage, figures: (m.referencesData?.figures ?? []).map((f) => ({ ref: f.ref, text: f.text, value: f.value, source: f.source })) } : {}) })),
+      messages: ms.map((m) => ({
+        role: m.role,
+        content: m.content,
+        at: m.createdAt,
+        ...(m.role === "assistant"
+          ? { provider: m.provider, model: m.model, usage: m.usage, figures: (m.referencesData?.figures ?? []).map((f) => ({ ref: f.ref, text: f.text, value: f.value, source: f.source })) }
+          : {}),
+      })),
     };
     return { fileName: `conversation-${c.id}.yml`, yml: stringify(doc, { lineWidth: 0 }) };
   });

@@ -43,7 +43,13 @@ export function emailParagraphs(text: string): string[] {
   return text
     .replace(/ \[F\d+\]/g, "")
     .split(/\n{2,}/)
-    .map((p) => p.replace(/^## /, "").replace(/^_(.*)_$/s, "$1").replace(/\*\*/g, "").trim())
+    .map((p) =>
+      p
+        .replace(/^## /, "")
+        .replace(/^_(.*)_$/s, "$1")
+        .replace(/\*\*/g, "")
+        .trim(),
+    )
     .filter(Boolean);
 }
 
@@ -76,7 +82,16 @@ export async function sendWeeklySummaries(db: Db, input: EmailSummariesInput, ma
       const paragraphs = emailParagraphs(ex.content);
       const url = link(mailer.publicUrl, `/${d.clientId}/results/${d.projectId}`);
       for (const to of d.recipients) {
-        await mailer.send(render({ template: "weekly-summary", to, subject, paragraphs, action: { label: "Open the results", url }, note: "You get this email every Monday because you watch this project. Stop watching it to stop these emails." }));
+        await mailer.send(
+          render({
+            template: "weekly-summary",
+            to,
+            subject,
+            paragraphs,
+            action: { label: "Open the results", url },
+            note: "You get this email every Monday because you watch this project. Stop watching it to stop these emails.",
+          }),
+        );
       }
       await db`update project_email_summaries set body = ${paragraphs.join("\n\n")}, status = 'Sent', sent_at = now(), updated_at = now() where id = ${row!.id}`;
       sent++;

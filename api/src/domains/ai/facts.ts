@@ -124,7 +124,13 @@ export function measureFacts(
   src: { filters: ResponseFilter; benchmarkTypeId: number | null; total?: "sample" | "markets" },
 ): MeasureFacts[] {
   return orderMeasures(measures).map((m) => {
-    const base = { fn: "QualResults" as const, filters: src.filters, benchmarkTypeId: src.benchmarkTypeId, standardQuestionId: m.standardQuestionId, ...(src.total === "markets" ? { total: "markets" as const } : {}) };
+    const base = {
+      fn: "QualResults" as const,
+      filters: src.filters,
+      benchmarkTypeId: src.benchmarkTypeId,
+      standardQuestionId: m.standardQuestionId,
+      ...(src.total === "markets" ? { total: "markets" as const } : {}),
+    };
     const sorted = [...m.results].filter((r) => r.n > 0).sort((a, b) => b.top2 - a.top2 || (a.testOptionId ?? 0) - (b.testOptionId ?? 0));
     const options = sorted.map((r) => ({
       testOptionId: r.testOptionId,
@@ -146,7 +152,11 @@ export function measureFacts(
     let lead: MeasureFacts["lead"] = null;
     if (sorted.length > 1) {
       const vs = sorted[0]!.vsOthers.find((o) => o.testOptionId === sorted[1]!.testOptionId)!;
-      lead = { diff: book.add(points(vs.diff), vs.diff, { ...base, testOptionId: sorted[0]!.testOptionId, field: "vsOthers.diff", otherTestOptionId: sorted[1]!.testOptionId }), significant: vs.significant, lowBase: vs.lowBase };
+      lead = {
+        diff: book.add(points(vs.diff), vs.diff, { ...base, testOptionId: sorted[0]!.testOptionId, field: "vsOthers.diff", otherTestOptionId: sorted[1]!.testOptionId }),
+        significant: vs.significant,
+        lowBase: vs.lowBase,
+      };
     }
     return { standardQuestionId: m.standardQuestionId, title: m.title, options, lead };
   });
@@ -219,9 +229,9 @@ export async function projectContext(db: Db, ctx: RequestCtx, projectId: number)
     for (const r of p.rows) {
       let d = demographics.find((x) => x.systemQuestionId === r.sqId);
       if (!d) {
-      d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] };
-      demographics.push(d);
-    }
+        d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] };
+        demographics.push(d);
+      }
       d.options.push({ id: r.id, label: r.optLabel });
     }
     return {
@@ -317,11 +327,12 @@ export async function summaryFacts(
       ? `the all-markets total, markets weighted by ${t.weighting}${t.note ? " (a market has no population figure)" : ""}`
       : "every respondent at their own weight (the sample-weighted total across markets)";
   const totalOf = total === "markets" ? { total: "markets" as const } : {};
-  const benchmarkName = qual.benchmarkTypeId === 0
-    ? "none: a flat line"
-    : qual.benchmarkTypeId
-    ? ((await enterTenant(db, ctx, (tx) => tx<{ name: string }[]>`select lower(description) as name from benchmark_types where id = ${qual.benchmarkTypeId}`))[0]?.name ?? null)
-    : null;
+  const benchmarkName =
+    qual.benchmarkTypeId === 0
+      ? "none: a flat line"
+      : qual.benchmarkTypeId
+        ? ((await enterTenant(db, ctx, (tx) => tx<{ name: string }[]>`select lower(description) as name from benchmark_types where id = ${qual.benchmarkTypeId}`))[0]?.name ?? null)
+        : null;
 
   const skews: SkewFacts[] = [];
   const head = measures[0];
@@ -345,8 +356,18 @@ export async function summaryFacts(
             group: o.label,
             testOption: names.get(gm.testOptionId) ?? "All respondents",
             measure: head.title,
-            group2: { ref: "", text: pct(gm.top2), value: gm.top2, source: { fn: "QualResults", filters: gf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2", ...totalOf } },
-            rest: { ref: "", text: pct(rm.top2), value: rm.top2, source: { fn: "QualResults", filters: rf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2", ...totalOf } },
+            group2: {
+              ref: "",
+              text: pct(gm.top2),
+              value: gm.top2,
+              source: { fn: "QualResults", filters: gf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2", ...totalOf },
+            },
+            rest: {
+              ref: "",
+              text: pct(rm.top2),
+              value: rm.top2,
+              source: { fn: "QualResults", filters: rf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2", ...totalOf },
+            },
             diff: { ref: "", text: points(gm.top2 - rm.top2), value: gm.top2 - rm.top2, source: { fn: "Difference", a: "", b: "" } },
             significant: true,
           });
@@ -362,8 +383,8 @@ export async function summaryFacts(
     const once = skews.filter((s) => {
       const k = `${s.demographic}\u0000${s.testOption}`;
       if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
+      seen.add(k);
+      return true;
     });
     skews.splice(0, skews.length, ...once.slice(0, 3));
     for (const s of skews) {
@@ -432,12 +453,23 @@ export async function choiceFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, b
     const r = await questionResults(db, ctx, { projectId: pc.projectId, projectQuestionId: cq.projectQuestionId, filters, total });
     const row = r.results.find((x) => x.testOptionId === null) ?? r.results[0];
     if (!row?.n) continue;
-    const top = [...row.options].filter((o) => o.count > 0).sort((a, b) => b.share - a.share || a.questionOptionId - b.questionOptionId).slice(0, 3);
+    const top = [...row.options]
+      .filter((o) => o.count > 0)
+      .sort((a, b) => b.share - a.share || a.questionOptionId - b.questionOptionId)
+      .slice(0, 3);
     out.push({
       question: cq.text,
       answers: top.map((o) => ({
         option: r.options.find((x) => x.id === o.questionOptionId)!.text,
-        share: book.add(pct(o.share), o.share, { fn: "QuestionResults", filters, projectQuestionId: cq.projectQuestionId, testOptionId: row.testOptionId, questionOptionId: o.questionOptionId, field: "share", ...totalOf }),
+        share: book.add(pct(o.share), o.share, {
+          fn: "QuestionResults",
+          filters,
+          projectQuestionId: cq.projectQuestionId,
+          testOptionId: row.testOptionId,
+          questionOptionId: o.questionOptionId,
+          field: "share",
+          ...totalOf,
+        }),
       })),
     });
   }
@@ -460,8 +492,11 @@ export interface WhyFacts {
 
 /** The respondent's gender, age group and market, as a quote's attribution ("Female, 25-34, Australia"). */
 async function segmentOf(db: Db, ctx: RequestCtx, answerId: number): Promise<string> {
-  const [r] = await enterTenant(db, ctx, (tx) =>
-    tx<{ parts: string[] }[]>`
+  const [r] = await enterTenant(
+    db,
+    ctx,
+    (tx) =>
+      tx<{ parts: string[] }[]>`
       select array_remove(array[
         (select o.answer_label from responses r join system_question_option o on o.id = r.system_question_option_id
           where r.project_id = t.project_id and r.survey_session_id = t.survey_session_id and o.system_question_id = 45 limit 1),
@@ -519,7 +554,15 @@ export async function whyFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book
   const who = pc.testOptions.find((o) => o.id === testOptionId)?.name ?? "it";
   // A model that does not fit (drivers.ts: R² under 1% or its F-test not significant) ranks
   // nothing: the answer says so in words (its R² and p stay on the Drivers page, uncited here).
-  const unfit = g?.drivers.length && !g.fits ? { outcome: d.outcome.title, filtered: g.filtered, note: `The measures explain too little of ${d.outcome.title} for ${who} to say what drives it: the model is not significant, so no driver is ranked.`, top: [] } : null;
+  const unfit =
+    g?.drivers.length && !g.fits
+      ? {
+          outcome: d.outcome.title,
+          filtered: g.filtered,
+          note: `The measures explain too little of ${d.outcome.title} for ${who} to say what drives it: the model is not significant, so no driver is ranked.`,
+          top: [],
+        }
+      : null;
   const drivers =
     unfit ??
     (g?.drivers.some((x) => x.importance !== null)
@@ -530,7 +573,10 @@ export async function whyFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book
           top: g.drivers
             .filter((x) => x.importance !== null && x.importance > 0)
             .slice(0, 2)
-            .map((x) => ({ title: x.title, importance: book.add(pct(x.importance!), x.importance!, { fn: "DriverResults", filters, testOptionId, standardQuestionId: x.standardQuestionId, field: "importance" }) })),
+            .map((x) => ({
+              title: x.title,
+              importance: book.add(pct(x.importance!), x.importance!, { fn: "DriverResults", filters, testOptionId, standardQuestionId: x.standardQuestionId, field: "importance" }),
+            })),
         }
       : null);
   return { testOption: pc.testOptions.find((o) => o.id === testOptionId)?.name ?? "This test option", stance, questions, drivers };

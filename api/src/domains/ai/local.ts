@@ -44,7 +44,7 @@ export function writeSummary(f: SummaryFacts): string {
   out.push(`## ${title}`);
   out.push(`_Objective: ${f.objective}_`);
   if (f.total) out.push(`_Figures: ${f.total}._`);
-  const empty = (!head?.options.length) && !f.themes.length && !f.price.length && !f.reach && !(f.questions ?? []).length;
+  const empty = !head?.options.length && !f.themes.length && !f.price.length && !f.reach && !(f.questions ?? []).length;
   if (empty) {
     out.push("There are no completed responses under this selection yet, so there is nothing to summarise.");
     return out.join("\n\n");
@@ -86,16 +86,25 @@ function writeMeasures(out: string[], f: SummaryFacts, head: SummaryFacts["measu
   const rest = f.measures.slice(1).filter((m) => m.options.length);
   if (rest.length) {
     out.push(
-      ["On the other measures:", ...rest.map((m) => {
-        const l = m.options[0]!;
-        const gap = m.lead ? `, ${c(m.lead.diff)} ahead of ${m.options[1]!.name}${m.lead.significant ? " (significant)" : ""}` : "";
-        return `- ${m.title}: ${l.name} leads with ${c(l.top2)} (${c(l.n)})${gap}.`;
-      })].join("\n"),
+      [
+        "On the other measures:",
+        ...rest.map((m) => {
+          const l = m.options[0]!;
+          const gap = m.lead ? `, ${c(m.lead.diff)} ahead of ${m.options[1]!.name}${m.lead.significant ? " (significant)" : ""}` : "";
+          return `- ${m.title}: ${l.name} leads with ${c(l.top2)} (${c(l.n)})${gap}.`;
+        }),
+      ].join("\n"),
     );
   }
   if (f.skews.length) {
     out.push(
-      [`Audience skews on ${head.title}:`, ...f.skews.map((s) => `- ${s.group} (${s.demographic}) rate ${s.testOption} ${s.diff.value >= 0 ? "higher" : "lower"}: ${c(s.group2)} against ${c(s.rest)} among the rest of the sample, a difference of ${c(s.diff)}.`)].join("\n"),
+      [
+        `Audience skews on ${head.title}:`,
+        ...f.skews.map(
+          (s) =>
+            `- ${s.group} (${s.demographic}) rate ${s.testOption} ${s.diff.value >= 0 ? "higher" : "lower"}: ${c(s.group2)} against ${c(s.rest)} among the rest of the sample, a difference of ${c(s.diff)}.`,
+        ),
+      ].join("\n"),
     );
   } else out.push(`No age group or gender differs significantly from the rest of the sample on ${head.title}.`);
 }
@@ -118,8 +127,16 @@ export function writeAnswer(outputs: ToolOutput[], direction: "best" | "worst"):
       const next = ranked[1];
       let s = `${top.name} did ${direction} on ${m.title} ${who}: ${figureText(top.top2)} top-2-box (${figureText(top.n)})`;
       if (next) {
-        s += direction === "best" && m.lead ? `, ${figureText(m.lead.diff)} ahead of ${next.name} at ${figureText(next.top2)} (${figureText(next.n)}).` : `, against ${next.name} at ${figureText(next.top2)} (${figureText(next.n)}).`;
-        if (direction === "best" && m.lead) s += m.lead.lowBase ? " The lead was not tested: a base is below 30 effective respondents." : m.lead.significant ? " The lead is statistically significant." : " The lead is within the margin of error (not statistically significant).";
+        s +=
+          direction === "best" && m.lead
+            ? `, ${figureText(m.lead.diff)} ahead of ${next.name} at ${figureText(next.top2)} (${figureText(next.n)}).`
+            : `, against ${next.name} at ${figureText(next.top2)} (${figureText(next.n)}).`;
+        if (direction === "best" && m.lead)
+          s += m.lead.lowBase
+            ? " The lead was not tested: a base is below 30 effective respondents."
+            : m.lead.significant
+              ? " The lead is statistically significant."
+              : " The lead is within the margin of error (not statistically significant).";
       } else s += ".";
       if (top.smallBase) s += " The base is small: read it with care.";
       const others = ranked.slice(2);
@@ -128,7 +145,11 @@ export function writeAnswer(outputs: ToolOutput[], direction: "best" | "worst"):
     } else if (o.tool === "price_sensitivity") {
       if (!o.price.length) parts.push(`There are no complete price answers ${who}.`);
       for (const p of o.price) {
-        const bits = [p.opp && `optimal price ${figureText(p.opp)}`, p.ipp && `indifference price ${figureText(p.ipp)}`, p.pmc && p.pme && `acceptable range ${figureText(p.pmc)} to ${figureText(p.pme)}`].filter(Boolean);
+        const bits = [
+          p.opp && `optimal price ${figureText(p.opp)}`,
+          p.ipp && `indifference price ${figureText(p.ipp)}`,
+          p.pmc && p.pme && `acceptable range ${figureText(p.pmc)} to ${figureText(p.pme)}`,
+        ].filter(Boolean);
         parts.push(`${p.name} ${who}: ${bits.join(", ")}.`);
       }
     } else if (o.tool === "market_reach") {
@@ -136,7 +157,11 @@ export function writeAnswer(outputs: ToolOutput[], direction: "best" | "worst"):
     } else if (o.tool === "why_answers") {
       parts.push(writeWhy(o));
     } else if (o.tool === "verbatim_themes") {
-      parts.push(o.themes.length ? [`What people said ${who}:`, ...o.themes.map((t) => `- "${t.name}" in ${figureText(t.share)} of answers to "${t.question}"${t.quote ? `, e.g. “${t.quote}”` : ""}`)].join("\n") : `There are no coded open answers ${who}.`);
+      parts.push(
+        o.themes.length
+          ? [`What people said ${who}:`, ...o.themes.map((t) => `- "${t.name}" in ${figureText(t.share)} of answers to "${t.question}"${t.quote ? `, e.g. “${t.quote}”` : ""}`)].join("\n")
+          : `There are no coded open answers ${who}.`,
+      );
     }
   }
   return parts.join("\n\n") || "I could not find results for that question.";
@@ -156,7 +181,11 @@ export function writeWhy(o: Extract<ToolOutput, { tool: "why_answers" }>): strin
       continue;
     }
     if (q.themes.length) {
-      out.push([`To "${q.question}", the ${kind} about ${o.testOption} mention:`, ...q.themes.map((t) => `- "${t.name}" in ${figureText(t.share)} of them${t.quote ? `, e.g. ${quote(t.quote)}` : ""}`)].join("\n"));
+      out.push(
+        [`To "${q.question}", the ${kind} about ${o.testOption} mention:`, ...q.themes.map((t) => `- "${t.name}" in ${figureText(t.share)} of them${t.quote ? `, e.g. ${quote(t.quote)}` : ""}`)].join(
+          "\n",
+        ),
+      );
     } else if (q.quotes.length) {
       out.push([`To "${q.question}", no theme comes up in the ${kind} about ${o.testOption}; for example:`, ...q.quotes.map((x) => `- ${quote(x)}`)].join("\n"));
     }
@@ -173,7 +202,12 @@ export const CANNOT_ACT = "I cannot change, delete or send anything: I only read
 
 /** What the local provider can answer, in the project's own words when it has them. */
 export function capabilities(pc: ProjectContext | null): string {
-  const measures = pc?.measures.length ? pc.measures.slice(0, 3).map((m) => m.title).join(", ") : "likability, purchase intent";
+  const measures = pc?.measures.length
+    ? pc.measures
+        .slice(0, 3)
+        .map((m) => m.title)
+        .join(", ")
+    : "likability, purchase intent";
   const example = pc?.measures[0] ? `“Which concept did best on ${pc.measures[0].title} among women?”` : "“Which concept did best on likability among women?”";
   return (
     `I can compare concepts on a measure (${measures}, ...) for everyone or an audience (women, men, age groups, regions, markets), ` +
@@ -198,7 +232,13 @@ export class LocalProvider implements AiProvider {
     if (req.onDelta && content) await req.onDelta(content);
     const promptTokens = estimateTokens(req.messages.map((m) => m.content ?? "").join("\n"));
     const completionTokens = estimateTokens(content + toolCalls.map((t) => t.name + t.arguments).join(""));
-    return { content, toolCalls, usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true }, model: LOCAL_MODEL, finishReason: toolCalls.length ? "tool_calls" : "stop" };
+    return {
+      content,
+      toolCalls,
+      usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true },
+      model: LOCAL_MODEL,
+      finishReason: toolCalls.length ? "tool_calls" : "stop",
+    };
   }
 
   private think(req: CompletionRequest): { content: string; toolCalls: { id: string; name: string; arguments: string }[] } {

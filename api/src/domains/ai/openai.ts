@@ -88,13 +88,13 @@ export class OpenAiProvider implements AiProvider {
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, ms);
       signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
+        "abort",
+        () => {
+          clearTimeout(t);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 
@@ -190,7 +190,7 @@ export class OpenAiProvider implements AiProvider {
         }
         for (const t of d?.tool_calls ?? []) {
           calls[t.index] ??= { id: "", name: "", arguments: "" };
-        const c = calls[t.index];
+          const c = calls[t.index];
           if (t.id) c.id = t.id;
           if (t.function?.name) c.name += t.function.name;
           if (t.function?.arguments) c.arguments += t.function.arguments;
@@ -217,7 +217,14 @@ export class OpenAiProvider implements AiProvider {
     return this.result(content, calls, usage, req, model, finishReason);
   }
 
-  private result(content: string, calls: { id: string; name: string; arguments: string }[], usage: WireUsage | undefined, req: CompletionRequest, model: string, finishReason: string): CompletionResult {
+  private result(
+    content: string,
+    calls: { id: string; name: string; arguments: string }[],
+    usage: WireUsage | undefined,
+    req: CompletionRequest,
+    model: string,
+    finishReason: string,
+  ): CompletionResult {
     const toolCalls = calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
     return { content, toolCalls, usage: usageOf(usage, req, content, toolCalls), model, finishReason };
   }

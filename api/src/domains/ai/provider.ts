@@ -139,7 +139,12 @@ export const MAX_ROUNDS = 5;
  * it asks for and giving it the result. Only the final round streams (a round that calls tools has
  * no text worth showing). A tool's error goes back to the model as the tool's answer.
  */
-export async function runExchange(provider: AiProvider, messages: ChatMessage[], tools: Record<string, Tool>, opts: { onDelta?: CompletionRequest["onDelta"]; model?: string | null; temperature?: number | null; signal?: AbortSignal } = {}): Promise<ExchangeResult> {
+export async function runExchange(
+  provider: AiProvider,
+  messages: ChatMessage[],
+  tools: Record<string, Tool>,
+  opts: { onDelta?: CompletionRequest["onDelta"]; model?: string | null; temperature?: number | null; signal?: AbortSignal } = {},
+): Promise<ExchangeResult> {
   const msgs = [...messages];
   const transcript: TranscriptStep[] = [];
   const toolResults: ExchangeResult["toolResults"] = [];

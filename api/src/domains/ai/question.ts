@@ -71,14 +71,17 @@ const mentions = (text: string, name: string) => name.trim().length >= 2 && name
 const VERBS = "delete|remove|erase|wipe|destroy|drop|purge|cancel|update|change|modify|edit|rename|send|email|share|transfer|refund|reset|disable|unsubscribe";
 const ACTION = new RegExp(`^(please )?(${VERBS})\\b|\\b(can|could|would|will) you (please )?(${VERBS})\\b|\\b(i want|i'd like|i would like) (you )?to (${VERBS})\\b`);
 /** Words of a comparison: which test option did best or worst. */
-const RANKING = /\b(best|worst|better|worse|top|highest|lowest|most|least|lead(s|ing)?|won|wins?|winner|strongest|weakest|perform(s|ed|ing|ance)?|scored?|rank(s|ed|ing)?|compare[ds]?|comparison|versus|vs|beat|preferred?|favou?rite|stack(s|ed)? up|differen(ce|ces|t)|significan(t|ce|tly)|(take|go|move) (\w+ )?forward|recommend(ed)?|choose|pick|launch)\b/;
+const RANKING =
+  /\b(best|worst|better|worse|top|highest|lowest|most|least|lead(s|ing)?|won|wins?|winner|strongest|weakest|perform(s|ed|ing|ance)?|scored?|rank(s|ed|ing)?|compare[ds]?|comparison|versus|vs|beat|preferred?|favou?rite|stack(s|ed)? up|differen(ce|ces|t)|significan(t|ce|tly)|(take|go|move) (\w+ )?forward|recommend(ed)?|choose|pick|launch)\b/;
 
 /** What a comparison ranks: the test options, by any of the words people use for them. */
 const SUBJECT = /\b(which|concepts?|ideas?|options?|messages?|plans?|products?|variants?|versions?|designs?|names?|packs?|flavou?rs?|ones?|them|these|those)\b/;
 
 /** Asking for reasons or for what people say about something. */
-const WHY = /\bwhy\b|\breasons?\b|\bwhat (do|did|does|would|are|were)\b.*\b(like|likes|love|dislike|dislikes|hate|say|said|think|thought|mention|feel|complain)\b|\bwhat\b.*\b(like|dislike|love|hate)s? (about|in)\b/;
-const DISLIKE = /\b(dislike[sd]?|hate[sd]?|(do|does|did)( not|n't)( \w+){0,2} (like|love|enjoy)|not (like|love|enjoy)|problems?|complain(ts?)?|negatives?|put (them|people|you) off|against|reject(ed)?|turn(s|ed)? off|wrong|bad|weak(ness)?)\b/;
+const WHY =
+  /\bwhy\b|\breasons?\b|\bwhat (do|did|does|would|are|were)\b.*\b(like|likes|love|dislike|dislikes|hate|say|said|think|thought|mention|feel|complain)\b|\bwhat\b.*\b(like|dislike|love|hate)s? (about|in)\b/;
+const DISLIKE =
+  /\b(dislike[sd]?|hate[sd]?|(do|does|did)( not|n't)( \w+){0,2} (like|love|enjoy)|not (like|love|enjoy)|problems?|complain(ts?)?|negatives?|put (them|people|you) off|against|reject(ed)?|turn(s|ed)? off|wrong|bad|weak(ness)?)\b/;
 const LIKE = /\b(like[sd]?|lov(e|es|ed)|enjoy(s|ed)?|prefer(s|red)?|positives?|choose|chose|pick(ed)?|favou?r|good|strong|strength|appeal(s|ing)?)\b/;
 /** A test option by its number: "concept 2", "idea #3", "option 1". */
 const BY_NUMBER = /\b(?:concepts?|ideas?|options?|messages?|products?|variants?|versions?|designs?|plans?|packs?|flavou?rs?|names?|ads?)\s*(?:no\.?|number|#)?\s*(\d{1,2})\b/;
@@ -128,7 +131,13 @@ const ENDINGS = ["", "s", "es", "ed", "d", "ing", "er", "est", "ly", "ies"];
 /** The question's words that are neither small words, nor results vocabulary, nor the project's own names. */
 export function unknownWords(text: string, pc: ProjectContext): string[] {
   const own = new Set<string>();
-  for (const n of [...pc.testOptions.map((o) => o.name), ...pc.measures.map((m) => m.title), ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]), ...pc.regions.map((r) => r.name), pc.projectName]) {
+  for (const n of [
+    ...pc.testOptions.map((o) => o.name),
+    ...pc.measures.map((m) => m.title),
+    ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]),
+    ...pc.regions.map((r) => r.name),
+    pc.projectName,
+  ]) {
     for (const w of n.toLowerCase().split(/[^\p{L}]+/u)) if (w) own.add(w);
   }
   const known = (w: string) =>
@@ -141,7 +150,12 @@ export function unknownWords(text: string, pc: ProjectContext): string[] {
     .toLowerCase()
     .replace(/[’']/g, "'")
     .split(/[^\p{L}']+/u)
-    .map((w) => w.replace(/^'+|'+$/g, "").replace(/'(s|re|ve|ll|d|m)$/, "").replace(/n't$/, ""))
+    .map((w) =>
+      w
+        .replace(/^'+|'+$/g, "")
+        .replace(/'(s|re|ve|ll|d|m)$/, "")
+        .replace(/n't$/, ""),
+    )
     .filter((w) => w.length >= 2 && !known(w));
 }
 
@@ -165,13 +179,13 @@ export function parseQuestion(question: string, pc: ProjectContext): ParsedQuest
       const f = d.options.find((o) => o.label === "Female");
       const m = d.options.find((o) => o.label === "Male");
       if (f && FEMALE.test(text)) {
-    filterIds.push(f.id);
-    audience.push(f.label);
-  }
+        filterIds.push(f.id);
+        audience.push(f.label);
+      }
       if (m && MALE.test(text)) {
-    filterIds.push(m.id);
-    audience.push(m.label);
-  }
+        filterIds.push(m.id);
+        audience.push(m.label);
+      }
       continue;
     }
     if (d.systemQuestionId === 51) {
@@ -209,12 +223,21 @@ export function parseQuestion(question: string, pc: ProjectContext): ParsedQuest
   // A ranking needs something to rank by or among: a measure, a test option, an audience, a market
   // or a word of comparison about the test options ("which is better?"). Anything else ("What is the capital of France?", "Tell me more") is
   // not understood, and is never answered with a ranking.
-  const understood =
-    topical !== "ranking" || standardQuestionId !== null || testOptionIds.length > 0 || filterIds.length > 0 || regionIds.length > 0 || (RANKING.test(text) && SUBJECT.test(text));
+  const understood = topical !== "ranking" || standardQuestionId !== null || testOptionIds.length > 0 || filterIds.length > 0 || regionIds.length > 0 || (RANKING.test(text) && SUBJECT.test(text));
   // A word that is none of those is about something else ("prime minister", "stock", "weather"):
   // naming a market, a measure or a concept beside it does not make it a results question.
   const onTopic = unknownWords(text, pc).length === 0;
   const kind: ParsedQuestion["kind"] = ACTION.test(text) ? "action" : !onTopic ? "unknown" : why ? "why" : understood ? topical : "unknown";
   const alsoWhy = kind === "ranking" && testOptionIds.length === 0 && /\bwhy\b|\breasons?\b/.test(text);
-  return { kind, stance: why ? stance : null, standardQuestionId, filterIds, regionIds, testOptionIds, direction, alsoWhy, audience: [...audience, ...pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name)] };
+  return {
+    kind,
+    stance: why ? stance : null,
+    standardQuestionId,
+    filterIds,
+    regionIds,
+    testOptionIds,
+    direction,
+    alsoWhy,
+    audience: [...audience, ...pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name)],
+  };
 }

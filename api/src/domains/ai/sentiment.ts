@@ -40,7 +40,15 @@ export async function modelSentiments(db: Db, provider: AiProvider, answers: rea
   for (let i = 0; i < answers.length; i += BATCH) {
     const batch = answers.slice(i, i + BATCH);
     const user = batch.map((a, k) => `${k + 1}. ${a.text.replace(/\s+/g, " ").slice(0, 300)}`).join("\n");
-    const ex = await runExchange(provider, [{ role: "system", content: prompt.systemPrompt }, { role: "user", content: user }], {}, { temperature: 0 });
+    const ex = await runExchange(
+      provider,
+      [
+        { role: "system", content: prompt.systemPrompt },
+        { role: "user", content: user },
+      ],
+      {},
+      { temperature: 0 },
+    );
     for (const [k, s] of parseSentiments(ex.content, batch.length)) out.set(batch[k]!.id, s);
   }
   return out;

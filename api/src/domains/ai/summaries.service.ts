@@ -94,7 +94,10 @@ async function projectRows(tx: Tx, projectId: number, trigger: SummaryTrigger, e
 
 /** POST ProjectObjectives saved an objective: the project's summaries under it (in the saving transaction). */
 export async function queueObjectiveSummaries(queue: Queue, tx: Tx, ctx: RequestCtx, projectId: number, objectiveId: number) {
-  return queueSummaries(queue, tx, await projectRows(tx, projectId, "ObjectiveSaved", { projectObjectiveId: objectiveId, createdByUserId: ctx.principal.userId }), { userId: ctx.principal.userId, clientId: ctx.clientId });
+  return queueSummaries(queue, tx, await projectRows(tx, projectId, "ObjectiveSaved", { projectObjectiveId: objectiveId, createdByUserId: ctx.principal.userId }), {
+    userId: ctx.principal.userId,
+    clientId: ctx.clientId,
+  });
 }
 
 /**
@@ -153,7 +156,24 @@ export async function requestSummary(
       const [o] = await tx`select 1 from project_objectives where id = ${input.projectObjectiveId} and project_id = ${input.projectId}`;
       if (!o) throw new ApiError("NotFound", `No objective ${input.projectObjectiveId} in project ${input.projectId}`);
     }
-    const r = await queueSummaries(queue, tx, [{ clientId: p.clientId, projectId: input.projectId, segmentId: input.segmentId ?? null, projectObjectiveId: input.projectObjectiveId ?? null, filters, benchmarkTypeId: input.benchmarkTypeId ?? null, total: input.total ?? null, trigger: "Requested", createdByUserId: ctx.principal.userId }], { userId: ctx.principal.userId, clientId: ctx.clientId });
+    const r = await queueSummaries(
+      queue,
+      tx,
+      [
+        {
+          clientId: p.clientId,
+          projectId: input.projectId,
+          segmentId: input.segmentId ?? null,
+          projectObjectiveId: input.projectObjectiveId ?? null,
+          filters,
+          benchmarkTypeId: input.benchmarkTypeId ?? null,
+          total: input.total ?? null,
+          trigger: "Requested",
+          createdByUserId: ctx.principal.userId,
+        },
+      ],
+      { userId: ctx.principal.userId, clientId: ctx.clientId },
+    );
     return readEntity(tx, reg, ctx, "AiProjectSummaries", r.summaryIds[0]!);
   });
 }
@@ -166,7 +186,23 @@ export async function generateSegmentSummaries(db: Db, queue: Queue, ctx: Reques
       join projects p on p.id = s.project_id and p.deleted_at is null where s.id = ${segmentId}`;
     if (!s) throw new ApiError("NotFound", `No segment ${segmentId}`);
     const [p] = await tx<{ objectiveId: number | null }[]>`select active_project_objective_id as "objectiveId" from projects where id = ${s.projectId}`;
-    return queueSummaries(queue, tx, [{ clientId: s.clientId, projectId: s.projectId, segmentId: s.id, projectObjectiveId: p?.objectiveId ?? null, filters: s.filters, total: await projectTotal(tx, s.projectId), trigger: "Segment", createdByUserId: ctx.principal.userId }], { userId: ctx.principal.userId, clientId: ctx.clientId });
+    return queueSummaries(
+      queue,
+      tx,
+      [
+        {
+          clientId: s.clientId,
+          projectId: s.projectId,
+          segmentId: s.id,
+          projectObjectiveId: p?.objectiveId ?? null,
+          filters: s.filters,
+          total: await projectTotal(tx, s.projectId),
+          trigger: "Segment",
+          createdByUserId: ctx.principal.userId,
+        },
+      ],
+      { userId: ctx.principal.userId, clientId: ctx.clientId },
+    );
   });
 }
 
@@ -214,7 +250,10 @@ export async function generateSummary(db: Db, provider: AiProvider, id: number, 
     const cited = new Set([...content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
     await db`
       update ai_project_summaries set status = 'Ready', title = ${scope ?? pc.projectName}, content = ${content}, error = null,
-        references_data = ${jsonParam(db, book.figures.filter((f) => cited.has(f.ref)))}, provider = ${provider.name}, model = ${ex.model},
+        references_data = ${jsonParam(
+          db,
+          book.figures.filter((f) => cited.has(f.ref)),
+        )}, provider = ${provider.name}, model = ${ex.model},
         usage = ${jsonParam(db, ex.usage)}, prompt_version_id = ${prompt.promptVersionId}, generated_at = now(), updated_at = now()
       where id = ${id}`;
     return "Ready";
@@ -230,7 +269,9 @@ async function runSummaries(job: JobContext<SummariesJob>) {
   if (provider.name !== "local") {
     // New results and a model: the model codes the open answers' themes first (processing coded
     // them locally, inside its transaction, where no network call belongs). A failure keeps those.
-    const fresh = await job.db<{ projectId: number }[]>`select distinct project_id as "projectId" from ai_project_summaries where id = any(${ids}::int[]) and trigger = 'ResultsReady' and status <> 'Ready'`;
+    const fresh = await job.db<
+      { projectId: number }[]
+    >`select distinct project_id as "projectId" from ai_project_summaries where id = any(${ids}::int[]) and trigger = 'ResultsReady' and status <> 'Ready'`;
     for (const p of fresh) {
       await codeThemesWithModel(job.db, provider, p.projectId).catch((e) => job.progress(0, `themes kept from the local coding: ${(e as Error).message}`));
     }

@@ -29,7 +29,15 @@ export const THEMES_SYSTEM = [
 export async function modelThemes(provider: AiProvider, question: string, texts: readonly string[], systemPrompt = THEMES_SYSTEM): Promise<Theme[]> {
   const used = texts.slice(0, MAX_ANSWERS);
   const user = `Question: ${question}\n\nAnswers:\n${used.map((t, i) => `${i + 1}. ${t.replace(/\s+/g, " ").slice(0, 300)}`).join("\n")}`;
-  const ex = await runExchange(provider, [{ role: "system", content: systemPrompt }, { role: "user", content: user }], {}, { temperature: 0 });
+  const ex = await runExchange(
+    provider,
+    [
+      { role: "system", content: systemPrompt },
+      { role: "user", content: user },
+    ],
+    {},
+    { temperature: 0 },
+  );
   return parseThemes(ex.content, used.length);
 }
 
@@ -54,7 +62,16 @@ export async function codeThemesWithModel(db: Db, provider: AiProvider, projectI
   const prompt = await promptFor(db, "Themes", { systemPrompt: THEMES_SYSTEM, template: "" });
   const { byQ } = await openAnswers(db, projectId);
   const found = new Map<number, Theme[]>();
-  for (const [pq, answers] of byQ) found.set(pq, await modelThemes(provider, answers[0]!.question, answers.map((a) => a.text), prompt.systemPrompt));
+  for (const [pq, answers] of byQ)
+    found.set(
+      pq,
+      await modelThemes(
+        provider,
+        answers[0]!.question,
+        answers.map((a) => a.text),
+        prompt.systemPrompt,
+      ),
+    );
   const sentiments = await modelSentiments(db, provider, [...byQ.values()].flat());
   return enterTenant(db, systemCtx(), (tx) => codeThemes(tx, projectId, found, sentiments));
 }

@@ -24,7 +24,12 @@ interface Base {
 export type ToolOutput =
   | (Base & {
       tool: "qual_results";
-      measure: { standardQuestionId: number; title: string; options: { name: string; top2: ToolFigure; n: ToolFigure; smallBase: boolean }[]; lead: { diff: ToolFigure; significant: boolean; lowBase?: boolean } | null } | null;
+      measure: {
+        standardQuestionId: number;
+        title: string;
+        options: { name: string; top2: ToolFigure; n: ToolFigure; smallBase: boolean }[];
+        lead: { diff: ToolFigure; significant: boolean; lowBase?: boolean } | null;
+      } | null;
     })
   | (Base & { tool: "price_sensitivity"; price: { name: string; opp: ToolFigure | null; ipp: ToolFigure | null; pmc: ToolFigure | null; pme: ToolFigure | null }[] })
   | (Base & { tool: "market_reach"; reach: { items: string[]; reach: ToolFigure } | null })
@@ -33,7 +38,12 @@ export type ToolOutput =
       tool: "why_answers";
       testOption: string;
       stance: "like" | "dislike" | null;
-      questions: { question: string; answers: number; themes: { name: string; share: ToolFigure; quote: { text: ToolFigure; segment: string } | null }[]; quotes: { text: ToolFigure; segment: string }[] }[];
+      questions: {
+        question: string;
+        answers: number;
+        themes: { name: string; share: ToolFigure; quote: { text: ToolFigure; segment: string } | null }[];
+        quotes: { text: ToolFigure; segment: string }[];
+      }[];
       drivers: { outcome: string; filtered: boolean; note: string | null; top: { title: string; importance: ToolFigure }[] } | null;
     });
 
@@ -84,7 +94,8 @@ export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: 
     qual_results: {
       spec: {
         name: "qual_results",
-        description: "Weighted top-2-box of one measure per test option for an audience (QualResults), best first, with each option's base and the leader's margin over the runner-up and whether it is significant.",
+        description:
+          "Weighted top-2-box of one measure per test option for an audience (QualResults), best first, with each option's base and the leader's margin over the runner-up and whether it is significant.",
         parameters: {
           type: "object",
           properties: {
@@ -96,7 +107,10 @@ export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: 
       },
       async run(args) {
         const { filters, audience, audienceText } = narrow(pc, base, args);
-        const sq = Number.isInteger(args.standardQuestionId) && pc.measures.some((m) => m.standardQuestionId === args.standardQuestionId) ? (args.standardQuestionId as number) : (pc.measures[0]?.standardQuestionId ?? null);
+        const sq =
+          Number.isInteger(args.standardQuestionId) && pc.measures.some((m) => m.standardQuestionId === args.standardQuestionId)
+            ? (args.standardQuestionId as number)
+            : (pc.measures[0]?.standardQuestionId ?? null);
         if (sq === null) return { tool: "qual_results", audience, audienceText, filters, measure: null } satisfies ToolOutput;
         const q = await qualResults(db, ctx, { projectId: pc.projectId, filters, standardQuestionIds: [sq], total });
         const title = pc.measures.find((m) => m.standardQuestionId === sq)!.title;
@@ -116,11 +130,21 @@ export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: 
       },
     },
     price_sensitivity: {
-      spec: { name: "price_sensitivity", description: "Van Westendorp price points per test option (optimal, indifference, acceptable range) for an audience.", parameters: { type: "object", properties: FILTER_PARAMS } },
+      spec: {
+        name: "price_sensitivity",
+        description: "Van Westendorp price points per test option (optimal, indifference, acceptable range) for an audience.",
+        parameters: { type: "object", properties: FILTER_PARAMS },
+      },
       async run(args) {
         const { filters, audience, audienceText } = narrow(pc, base, args);
         const price = pc.frameworkId === 1010 ? await priceFacts(db, ctx, pc, book, filters) : [];
-        return { tool: "price_sensitivity", audience, audienceText, filters, price: price.map((p) => ({ name: p.name, opp: fig(p.opp), ipp: fig(p.ipp), pmc: fig(p.pmc), pme: fig(p.pme) })) } satisfies ToolOutput;
+        return {
+          tool: "price_sensitivity",
+          audience,
+          audienceText,
+          filters,
+          price: price.map((p) => ({ name: p.name, opp: fig(p.opp), ipp: fig(p.ipp), pmc: fig(p.pmc), pme: fig(p.pme) })),
+        } satisfies ToolOutput;
       },
     },
     market_reach: {
@@ -160,13 +184,24 @@ export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: 
           filters,
           testOption: w.testOption,
           stance,
-          questions: w.questions.map((x) => ({ question: x.question, answers: x.answers, themes: x.themes.map((t) => ({ name: t.name, share: fig(t.share)!, quote: t.quote ? q(t.quote) : null })), quotes: x.quotes.map(q) })),
-          drivers: w.drivers ? { outcome: w.drivers.outcome, filtered: w.drivers.filtered, note: w.drivers.note, top: w.drivers.top.map((t) => ({ title: t.title, importance: fig(t.importance)! })) } : null,
+          questions: w.questions.map((x) => ({
+            question: x.question,
+            answers: x.answers,
+            themes: x.themes.map((t) => ({ name: t.name, share: fig(t.share)!, quote: t.quote ? q(t.quote) : null })),
+            quotes: x.quotes.map(q),
+          })),
+          drivers: w.drivers
+            ? { outcome: w.drivers.outcome, filtered: w.drivers.filtered, note: w.drivers.note, top: w.drivers.top.map((t) => ({ title: t.title, importance: fig(t.importance)! })) }
+            : null,
         } satisfies ToolOutput;
       },
     },
     verbatim_themes: {
-      spec: { name: "verbatim_themes", description: "The top themes of the open answers, with their share of answers and a quote, for an audience.", parameters: { type: "object", properties: FILTER_PARAMS } },
+      spec: {
+        name: "verbatim_themes",
+        description: "The top themes of the open answers, with their share of answers and a quote, for an audience.",
+        parameters: { type: "object", properties: FILTER_PARAMS },
+      },
       async run(args) {
         const { filters, audience, audienceText } = narrow(pc, base, args);
         const t = await themeFacts(db, ctx, pc, book, filters);

@@ -32,7 +32,15 @@ export async function translateVerbatims(db: Db, provider: AiProvider, projectId
   for (let i = 0; i < rows.length; i += BATCH) {
     const batch = rows.slice(i, i + BATCH);
     const user = batch.map((r, k) => `${k + 1}. [${r.lang}] ${r.text.replace(/\s+/g, " ")}`).join("\n");
-    const ex = await runExchange(provider, [{ role: "system", content: prompt.systemPrompt }, { role: "user", content: user }], {}, { temperature: 0 });
+    const ex = await runExchange(
+      provider,
+      [
+        { role: "system", content: prompt.systemPrompt },
+        { role: "user", content: user },
+      ],
+      {},
+      { temperature: 0 },
+    );
     const t = parseTranslations(ex.content, batch.length);
     const ids = [...t.keys()].map((k) => batch[k]!.id);
     if (ids.length) {

@@ -80,7 +80,8 @@ export function verificationValue(token: string): string {
  */
 export async function validateDomainRecord(db: Db, ctx: RequestCtx, clientId: number, rawDomain: string, resolveTxt: ResolveTxt, opts: { approve?: boolean } = {}) {
   const domain = rawDomain.trim().toLowerCase().replace(/\.$/, "");
-  if (!/^(?=.{1,253}$)([a-z0-9](-?[a-z0-9])*\.)+[a-z]{2,63}$/.test(domain)) throw new ApiError("ValidationError", "domain: a domain name such as example.com", undefined, [{ path: "domain", message: "A domain name such as example.com" }]);
+  if (!/^(?=.{1,253}$)([a-z0-9](-?[a-z0-9])*\.)+[a-z]{2,63}$/.test(domain))
+    throw new ApiError("ValidationError", "domain: a domain name such as example.com", undefined, [{ path: "domain", message: "A domain name such as example.com" }]);
   const expected = await enterTenant(db, staff(ctx), async (tx) => {
     const [c] = await tx<{ token: string }[]>`select domain_verification_token::text as token from clients where id = ${clientId}`;
     if (!c) throw new ApiError("NotFound", `No client ${clientId}`);
@@ -112,11 +113,7 @@ export async function validateDomainRecord(db: Db, ctx: RequestCtx, clientId: nu
       domain,
       verified: found,
       record: { type: "TXT" as const, name: domain, value: expected },
-      message: found
-        ? opts.approve
-          ? `${domain} is verified (approved by staff)`
-          : `${domain} is verified`
-        : `Add a TXT record to ${domain} with the value ${expected}, then validate again`,
+      message: found ? (opts.approve ? `${domain} is verified (approved by staff)` : `${domain} is verified`) : `Add a TXT record to ${domain} with the value ${expected}, then validate again`,
     };
   });
 }

@@ -13,11 +13,16 @@ import { HUBSPOT_COMMANDS, HUBSPOT_NOT_CONFIGURED, recordRequest, type CommandNa
 import { hubspotFromEnv } from "../../hubspot/client.ts";
 
 const Started = z.object({ jobId: z.string().describe("Follow it on the websocket channel job-{jobId}"), command: z.string() }).openapi("CommandStarted");
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD").optional();
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
+  .optional();
 
 const BODIES: Record<CommandName, { schema: z.ZodType; summary: string; description: string }> = {
   TestNotification: {
-    schema: z.strictObject({ userId: z.number().int().positive(), type: z.enum(USER_NOTIFICATION_EVENTS).optional(), title: z.string().max(200).optional(), body: z.string().max(2000).optional() }).openapi("TestNotification"),
+    schema: z
+      .strictObject({ userId: z.number().int().positive(), type: z.enum(USER_NOTIFICATION_EVENTS).optional(), title: z.string().max(200).optional(), body: z.string().max(2000).optional() })
+      .openapi("TestNotification"),
     summary: "Send a test notification",
     description: "Raises a notification (default type UserAddedToTeam) for a user: its row and its realtime event on user-{id}.",
   },
@@ -39,7 +44,8 @@ const BODIES: Record<CommandName, { schema: z.ZodType; summary: string; descript
   ReGenerateTextResponsesQa: {
     schema: z.strictObject({ projectId: z.number().int().positive() }).openapi("ReGenerateTextResponsesQa"),
     summary: "Check the quality of a project's open answers",
-    description: "Every open answer of the project gets a quality status again: Ok, NonAnswer, TooShort, Gibberish (keyboard mashing, runs of one letter, no vowels) or Duplicate (the same text as another answer of the respondent), with the reason (TextResponses qaStatus, qaReason). The result counts each status.",
+    description:
+      "Every open answer of the project gets a quality status again: Ok, NonAnswer, TooShort, Gibberish (keyboard mashing, runs of one letter, no vowels) or Duplicate (the same text as another answer of the respondent), with the reason (TextResponses qaStatus, qaReason). The result counts each status.",
   },
   RunHubspotClientSync: {
     schema: z.strictObject({}).openapi("RunHubspotClientSync"),
@@ -54,7 +60,8 @@ const BODIES: Record<CommandName, { schema: z.ZodType; summary: string; descript
   RunHubspotProjectSync: {
     schema: z.strictObject({}).openapi("RunHubspotProjectSync"),
     summary: "Sync projects to HubSpot deals",
-    description: "Every submitted project of a client with an hsCompanyId is upserted as a deal (by its ideally_project_id property) with its name, status and credits spent. 503 when HubSpot is not configured.",
+    description:
+      "Every submitted project of a client with an hsCompanyId is upserted as a deal (by its ideally_project_id property) with its name, status and credits spent. 503 when HubSpot is not configured.",
   },
   RunHubspotClientCustomPropsSync: {
     schema: z.strictObject({}).openapi("RunHubspotClientCustomPropsSync"),

@@ -36,7 +36,15 @@ export interface CommandInput {
 export type CommandName = keyof CommandInput;
 export const HUBSPOT_COMMANDS = ["RunHubspotClientSync", "RunHubspotUserSync", "RunHubspotProjectSync", "RunHubspotClientCustomPropsSync"] as const;
 
-export const COMMANDS: readonly CommandName[] = ["TestNotification", "TestNextSchedule", "TestCreateNextSchedule", "SyncDemoData", "ReGenerateThemes", "ReGenerateTextResponsesQa", ...HUBSPOT_COMMANDS];
+export const COMMANDS: readonly CommandName[] = [
+  "TestNotification",
+  "TestNextSchedule",
+  "TestCreateNextSchedule",
+  "SyncDemoData",
+  "ReGenerateThemes",
+  "ReGenerateTextResponsesQa",
+  ...HUBSPOT_COMMANDS,
+];
 
 export interface CommandJob {
   command: CommandName;
@@ -49,7 +57,13 @@ async function audit(tx: Db | Tx, userId: number, command: string, event: string
 }
 
 /** The request side: the audit row of the ask, in the same transaction as the job (queued by the caller). */
-export async function recordRequest(db: Db, ctx: RequestCtx, command: CommandName, input: Record<string, unknown>, enqueue: (tx: Tx) => Promise<string | null>): Promise<{ jobId: string; command: CommandName }> {
+export async function recordRequest(
+  db: Db,
+  ctx: RequestCtx,
+  command: CommandName,
+  input: Record<string, unknown>,
+  enqueue: (tx: Tx) => Promise<string | null>,
+): Promise<{ jobId: string; command: CommandName }> {
   return enterTenant(db, { ...ctx, clientId: null }, async (tx) => {
     if (command === "ReGenerateThemes" || command === "ReGenerateTextResponsesQa") {
       const [p] = await tx`select 1 from projects where id = ${(input as CommandInput["ReGenerateThemes"]).projectId} and deleted_at is null`;
@@ -84,7 +98,14 @@ export async function runCommand(job: JobContext<CommandJob>, deps: RunDeps): Pr
         await progress(10, `notifying user ${i.userId}`);
         // Once per job, however often the job runs (a worker killed after the commit re-runs it).
         const id = await enterTenant(db, systemCtx(), (tx) =>
-          raiseOncePerJob(tx, job.jobId, { userId: i.userId, clientId: null, type, title: i.title ?? "Test notification", body: i.body ?? "A test notification sent by staff from the command runner.", data: { test: true } }),
+          raiseOncePerJob(tx, job.jobId, {
+            userId: i.userId,
+            clientId: null,
+            type,
+            title: i.title ?? "Test notification",
+            body: i.body ?? "A test notification sent by staff from the command runner.",
+            data: { test: true },
+          }),
         );
         result = { notificationId: id, userId: i.userId, type };
         break;
@@ -93,9 +114,13 @@ export async function runCommand(job: JobContext<CommandJob>, deps: RunDeps): Pr
         const i = data.input as CommandInput["TestNextSchedule"];
         await progress(20, "reading the due waves");
         const due = await toRun(db, systemCtx(), i.today);
-        const [next] = await enterTenant(db, systemCtx(), (tx) => tx<{ d: string | null }[]>`
+        const [next] = await enterTenant(
+          db,
+          systemCtx(),
+          (tx) => tx<{ d: string | null }[]>`
           select min(schedule_date)::text as d from project_schedules s join projects p on p.id = s.project_id
-          where s.survey_run_id is null and s.started_at is null and p.deleted_at is null and p.status_code in (300, 800)`);
+          where s.survey_run_id is null and s.started_at is null and p.deleted_at is null and p.status_code in (300, 800)`,
+        );
         result = { due, dueCount: due.length, nextScheduleDate: next?.d ?? null };
         break;
       }

@@ -94,10 +94,7 @@ const cents = (x: number): bigint => BigInt(Math.round(x * 100));
 export function costOfRun(inp: CostInputs): RunCost {
   const cells = Math.max(1, inp.testOptions);
   const extraCustom = Math.max(0, inp.customQuestions - INCLUDED_CUSTOM_QUESTIONS);
-  const addOnCents =
-    (inp.priceSensitivity ? cents(PRICE_SENSITIVITY_ADDON) : 0n) +
-    (inp.marketReach ? cents(MARKET_REACH_ADDON) : 0n) +
-    BigInt(extraCustom) * cents(CUSTOM_QUESTION_ADDON);
+  const addOnCents = (inp.priceSensitivity ? cents(PRICE_SENSITIVITY_ADDON) : 0n) + (inp.marketReach ? cents(MARKET_REACH_ADDON) : 0n) + BigInt(extraCustom) * cents(CUSTOM_QUESTION_ADDON);
   // cellFactor x 100 and (1 + addOns) x 100, as integers.
   const cellCents = 100n + BigInt(cells - 1) * cents(CELL_INCREMENT);
   const addCents = 100n + addOnCents;

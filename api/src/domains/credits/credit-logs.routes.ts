@@ -156,9 +156,7 @@ export function registerClientLedgerReads(app: App, deps: AppDeps): void {
       tags: ["Clients"],
       operationId: "Clients_ClientSubStats",
       summary: "Subscription and usage figures for the management dashboards",
-      description:
-        "Balance, pending charges, spend this month/quarter/year, runs, projects by status; with requestscope descendants, each client beneath " +
-        "with its own figures, and totals.",
+      description: "Balance, pending charges, spend this month/quarter/year, runs, projects by status; with requestscope descendants, each client beneath " + "with its own figures, and totals.",
       request: { params: KeyParams("Clients") },
       responses: { 200: { description: "The figures", content: { "application/json": { schema: SubStats } } }, ...commonErrors, 404: errors[404] },
     },

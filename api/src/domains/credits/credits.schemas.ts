@@ -98,9 +98,7 @@ export const ScheduleEstimates = z
   })
   .openapi("ProjectScheduleEstimates");
 
-export const ManualType = z
-  .union(MANUAL_TYPES.map((t) => z.literal(t)))
-  .describe("1 HubspotDeal, 2 CBSubscription, 80-85 and 90 project adjustments, 86 Freebie");
+export const ManualType = z.union(MANUAL_TYPES.map((t) => z.literal(t))).describe("1 HubspotDeal, 2 CBSubscription, 80-85 and 90 project adjustments, 86 Freebie");
 export const Amount = z
   .number()
   .finite()
@@ -142,9 +140,7 @@ export const Transfer = z
   .openapi("MakeCreditTransfer");
 
 export const TransferSide = z.object({ clientId: z.number().int(), creditLogId: z.number().int(), balance: z.number() });
-export const TransferResult = z
-  .object({ transferId: z.string().uuid(), amount: z.number(), from: TransferSide, to: TransferSide })
-  .openapi("CreditTransferResult");
+export const TransferResult = z.object({ transferId: z.string().uuid(), amount: z.number(), from: TransferSide, to: TransferSide }).openapi("CreditTransferResult");
 
 export const StatusCount = z.object({ statusCode: z.number().int(), count: z.number().int() });
 export const ClientStats = z.object({

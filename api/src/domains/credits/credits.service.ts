@@ -186,9 +186,7 @@ export interface NewAdjustment {
 function checkProjectRule(type: number, projectId: number | null | undefined): void {
   const needs = ledger.PROJECT_ADJUSTMENT_TYPES.includes(type);
   if (needs && (projectId === null || projectId === undefined)) {
-    throw new ApiError("ValidationError", `Credit log type ${type} is a project adjustment: projectId is required`, undefined, [
-      { path: "projectId", message: "Required for types 80-85 and 90" },
-    ]);
+    throw new ApiError("ValidationError", `Credit log type ${type} is a project adjustment: projectId is required`, undefined, [{ path: "projectId", message: "Required for types 80-85 and 90" }]);
   }
   if (!needs && projectId !== null && projectId !== undefined) {
     throw new ApiError("ValidationError", `Credit log type ${type} is not a project adjustment: it takes no projectId`, undefined, [
@@ -533,8 +531,12 @@ export async function creditCostEstimate(db: Db, ctx: RequestCtx, input: Estimat
     const rows = await q.regionsForCost(tx, ids);
     const missing = ids.filter((id) => !rows.some((r) => r.regionId === id));
     if (missing.length) {
-      throw new ApiError("ValidationError", `No region ${missing.join(", ")}`, undefined,
-        missing.map((id) => ({ path: `regionIds.${input.regionIds.indexOf(id)}`, message: `No region ${id}` })));
+      throw new ApiError(
+        "ValidationError",
+        `No region ${missing.join(", ")}`,
+        undefined,
+        missing.map((id) => ({ path: `regionIds.${input.regionIds.indexOf(id)}`, message: `No region ${id}` })),
+      );
     }
     const cost = costOfRun({
       regions: rows.map((r) => ({ ...r, sampleSize: input.sampleSize ?? DEFAULT_SAMPLE_SIZE, isCustomerPanel: false })),

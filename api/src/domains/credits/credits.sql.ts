@@ -433,10 +433,7 @@ export async function clientEnterprise(tx: Tx, clientId: number): Promise<number
 }
 
 /** An audit row in DataEventsLog for a ledger change (entity CreditLog). */
-export async function auditLog(
-  tx: Tx,
-  e: { clientId: number; userId: number; creditLogId: number; event: string; projectId: number | null; data: Record<string, unknown> },
-): Promise<void> {
+export async function auditLog(tx: Tx, e: { clientId: number; userId: number; creditLogId: number; event: string; projectId: number | null; data: Record<string, unknown> }): Promise<void> {
   await tx`
     insert into data_events_log (client_id, user_id, entity_type, entity_id, event, project_id, data)
     values (${e.clientId}, ${e.userId}, 'CreditLog', ${e.creditLogId}, ${e.event}, ${e.projectId}, ${jsonParam(tx, e.data)})`;

@@ -210,7 +210,10 @@ export async function refundUnrunWaves(tx: Tx, actorId: number, projectId: numbe
     creditLogIds.push(log.id);
     total += r.amount;
   }
-  await q.deleteSchedules(tx, unrun.map((s) => s.id));
+  await q.deleteSchedules(
+    tx,
+    unrun.map((s) => s.id),
+  );
   return { total, creditLogIds, cancelledSchedules: unrun.length };
 }
 

@@ -166,17 +166,32 @@ export async function checkCrossedInput(
   const seen = new Set<string>();
   for (const [i, c] of input.entries()) {
     const at = (field: string, message: string) => errors.push({ path: `crossedQuotas.${i}${field ? `.${field}` : ""}`, message });
-    if (!regionIds.includes(c.regionId)) { at("regionId", `Region ${c.regionId} is not one of ${whose} regions`); continue; }
+    if (!regionIds.includes(c.regionId)) {
+      at("regionId", `Region ${c.regionId} is not one of ${whose} regions`);
+      continue;
+    }
     const found = c.systemQuestionOptionIds.map((id) => opts.get(id));
     const missing = found.findIndex((o) => !o);
-    if (missing >= 0) { at(`systemQuestionOptionIds.${missing}`, `No system question option ${c.systemQuestionOptionIds[missing]}`); continue; }
+    if (missing >= 0) {
+      at(`systemQuestionOptionIds.${missing}`, `No system question option ${c.systemQuestionOptionIds[missing]}`);
+      continue;
+    }
     const [a, b] = found as [OptionRow, OptionRow];
     const foreign = [a, b].findIndex((o) => o.regionId !== null && o.regionId !== c.regionId);
-    if (foreign >= 0) { at(`systemQuestionOptionIds.${foreign}`, `Option ${[a, b][foreign]!.id} belongs to region ${[a, b][foreign]!.regionId}, not ${c.regionId}`); continue; }
-    if (a.systemQuestionId === b.systemQuestionId) { at("systemQuestionOptionIds", `A crossed cell pairs answers of two different questions: ${a.label} and ${b.label} both answer ${a.question}`); continue; }
+    if (foreign >= 0) {
+      at(`systemQuestionOptionIds.${foreign}`, `Option ${[a, b][foreign]!.id} belongs to region ${[a, b][foreign]!.regionId}, not ${c.regionId}`);
+      continue;
+    }
+    if (a.systemQuestionId === b.systemQuestionId) {
+      at("systemQuestionOptionIds", `A crossed cell pairs answers of two different questions: ${a.label} and ${b.label} both answer ${a.question}`);
+      continue;
+    }
     const [first, second] = a.systemQuestionId < b.systemQuestionId ? [a, b] : [b, a];
     const k = `${c.regionId}:${first.id}:${second.id}`;
-    if (seen.has(k)) { at("", `The same crossed cell twice: ${first.label} × ${second.label} in ${regionName(c.regionId)}`); continue; }
+    if (seen.has(k)) {
+      at("", `The same crossed cell twice: ${first.label} × ${second.label} in ${regionName(c.regionId)}`);
+      continue;
+    }
     seen.add(k);
     rows.push({ regionId: c.regionId, systemQuestionOptionIds: [first.id, second.id], quotaPercent: c.quotaPercent });
   }

@@ -13,11 +13,7 @@ const SCREENER = [1, 4, 7];
 const LOOP = [8, 2, 5];
 export const PRICE_QUESTIONS = new Set([19, 20, 21, 22]);
 
-export async function buildDefinition(
-  tx: Tx,
-  run: { id: number; regionId: number; isCustomerPanel: boolean; targetCompletes: number },
-  projectId: number,
-): Promise<SurveyDefinition> {
+export async function buildDefinition(tx: Tx, run: { id: number; regionId: number; isCustomerPanel: boolean; targetCompletes: number }, projectId: number): Promise<SurveyDefinition> {
   const p = await q.projectForDef(tx, projectId);
   if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
   const region = await q.region(tx, run.regionId);

@@ -46,7 +46,13 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
     ],
     questions: [
       // An audience (profile) question, asked before the concepts (position 7, BeforeLoop).
-      { questionText: "How often do you buy savoury snacks?", questionTitle: "Snacking frequency", questionTypeId: 1, questionPositionId: 7, options: ["Every day", "A few times a week", "About once a week", "Less often"] },
+      {
+        questionText: "How often do you buy savoury snacks?",
+        questionTitle: "Snacking frequency",
+        questionTypeId: 1,
+        questionPositionId: 7,
+        options: ["Every day", "A few times a week", "About once a week", "Less often"],
+      },
     ],
   },
   {
@@ -101,9 +107,7 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
     concepts: [["Fizz & Co. sparkling water", "Lightly sparkling spring water with a hint of lime, 330 ml cans."]],
     waves: { count: 4, everyWeeks: 4, firstWeeksAgo: 14 },
     launchWeeksAgo: 16,
-    questions: [
-      { questionText: "What would make you buy Fizz & Co. more often?", questionTitle: "Buy more often", questionTypeId: 3, questionPositionId: 3 },
-    ],
+    questions: [{ questionText: "What would make you buy Fizz & Co. more often?", questionTitle: "Buy more often", questionTypeId: 3, questionPositionId: 3 }],
   },
   {
     client: "teamA",
@@ -117,9 +121,21 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
     // census), so about half the panel's entrants are screened out, as the incidence estimate says.
     targets: [5100002, 5100003, 5100004],
     questions: [
-      { questionText: "Which best describes your weekday lunch?", questionTitle: "Lunch style", questionTypeId: 1, questionPositionId: 9, options: ["I bring lunch from home", "I buy lunch near work", "I skip lunch", "I work from home and cook"] },
+      {
+        questionText: "Which best describes your weekday lunch?",
+        questionTitle: "Lunch style",
+        questionTypeId: 1,
+        questionPositionId: 9,
+        options: ["I bring lunch from home", "I buy lunch near work", "I skip lunch", "I work from home and cook"],
+      },
       { questionText: "What would make your weekday lunch better?", questionTitle: "Better lunch", questionTypeId: 3, questionPositionId: 3 },
-      { questionText: "Which of these do you buy for lunch at least once a week?", questionTitle: "Lunch purchases", questionTypeId: 2, questionPositionId: 3, options: ["Sandwich", "Sushi", "Salad", "Hot meal", "Soup", "None of these"] },
+      {
+        questionText: "Which of these do you buy for lunch at least once a week?",
+        questionTitle: "Lunch purchases",
+        questionTypeId: 2,
+        questionPositionId: 3,
+        options: ["Sandwich", "Sushi", "Salad", "Hot meal", "Soup", "None of these"],
+      },
     ],
   },
   {
@@ -194,7 +210,11 @@ export async function seedDemoProjects(db: Db, registry: Registry, publicUrl: st
       optionIds.push(o!.id);
     }
     for (const question of d.questions ?? []) {
-      await createQuestion(db, registry, who, { projectId: id, ...question, questionOptions: question.options?.map((optionText, i) => ({ optionText, exclusive: optionText === "None of these", sortOrder: i + 1 })) });
+      await createQuestion(db, registry, who, {
+        projectId: id,
+        ...question,
+        questionOptions: question.options?.map((optionText, i) => ({ optionText, exclusive: optionText === "None of these", sortOrder: i + 1 })),
+      });
     }
     if (d.price) await createPriceSensitivities(db, who, id, d.price);
     if (d.reach) await createMarketReach(db, who, id, { testOptionIds: optionIds, maxCombinationSize: 3 });

@@ -274,8 +274,7 @@ export const answerCell = (questionKey: string, optionId: number | string) => `$
 const DEMOGRAPHIC = /^s\d+$/;
 
 /** A crossed cell's count key: both answers' cells, keys in code-unit order, e.g. "s45:4500001&s51:5100001". */
-export const crossedCell = (keys: readonly [string, string], optionIds: readonly [number | string, number | string]) =>
-  `${answerCell(keys[0], optionIds[0])}&${answerCell(keys[1], optionIds[1])}`;
+export const crossedCell = (keys: readonly [string, string], optionIds: readonly [number | string, number | string]) => `${answerCell(keys[0], optionIds[0])}&${answerCell(keys[1], optionIds[1])}`;
 export const crossingKeyOf = (x: Pick<DefCrossing, "keys">) => `${x.keys[0]}&${x.keys[1]}`;
 
 /**

@@ -101,7 +101,18 @@ export async function respondents(db: Db, runId: number, opts: { page: number; p
     const status = opts.status ?? null;
     const [{ total }] = await tx<{ total: number }[]>`
       select count(*)::int as total from survey_sessions where survey_run_id = ${runId} and (${status}::text is null or status = ${status}::text)`;
-    const value = await tx<{ surveySessionId: number; respondentId: string; panelRespondentId: string | null; status: string; endReason: string | null; isSimulated: boolean; startedAt: string; completedAt: string | null }[]>`
+    const value = await tx<
+      {
+        surveySessionId: number;
+        respondentId: string;
+        panelRespondentId: string | null;
+        status: string;
+        endReason: string | null;
+        isSimulated: boolean;
+        startedAt: string;
+        completedAt: string | null;
+      }[]
+    >`
       select id as "surveySessionId", respondent_uuid::text as "respondentId", panel_respondent_id as "panelRespondentId", status,
              end_reason as "endReason", is_simulated as "isSimulated", to_json(started_at)#>>'{}' as "startedAt", to_json(completed_at)#>>'{}' as "completedAt"
       from survey_sessions where survey_run_id = ${runId} and (${status}::text is null or status = ${status}::text)
@@ -189,7 +200,23 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
   return system(db, async (tx) => {
     const ids = runs.map((r) => r.id);
     const counts = await q.runCounts(tx, ids);
-    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; supplier: boolean; sampleSource: q.SampleSource; surveyLink: string; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; fieldEndAt: string | null; stalledAt: string | null; closedReason: q.ClosedReason | null; definition: SurveyDefinition | null }[]>`
+    const meta = await tx<
+      {
+        id: number;
+        regionId: number;
+        isCustomerPanel: boolean;
+        supplier: boolean;
+        sampleSource: q.SampleSource;
+        surveyLink: string;
+        surveyStatusId: number;
+        targetCompletes: number | null;
+        waveNumber: number | null;
+        fieldEndAt: string | null;
+        stalledAt: string | null;
+        closedReason: q.ClosedReason | null;
+        definition: SurveyDefinition | null;
+      }[]
+    >`
       select r.id, r.region_id as "regionId", r.is_customer_panel as "isCustomerPanel", r.sample_supplier_id is not null as supplier, r.sample_source as "sampleSource", r.survey_link as "surveyLink", r.survey_status_id as "surveyStatusId",
              r.target_completes as "targetCompletes", (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as "waveNumber",
              to_json(r.field_end_at)#>>'{}' as "fieldEndAt", to_json(r.stalled_at)#>>'{}' as "stalledAt", r.closed_reason as "closedReason", r.definition
@@ -197,7 +224,8 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
     // Each quota cell's progress, from the counts the engine decides over quota with.
     const quotas = new Map<number, QuotaGroupProgress[]>();
     for (const m of meta) {
-      if (m.definition?.targets.some((t) => Object.keys(t.quotas).length) || m.definition?.crossed?.length) quotas.set(m.id, quotaProgress(m.definition, await q.quotaCounts(tx, m.id).then((c) => ({ completesByOption: c.byOption, completesByAnswer: c.byAnswer }))));
+      if (m.definition?.targets.some((t) => Object.keys(t.quotas).length) || m.definition?.crossed?.length)
+        quotas.set(m.id, quotaProgress(m.definition, await q.quotaCounts(tx, m.id).then((c) => ({ completesByOption: c.byOption, completesByAnswer: c.byAnswer }))));
     }
     return {
       projectId,
@@ -240,5 +268,13 @@ export async function projectQualityReport(db: Db, ctx: RequestCtx, projectId: n
     return tx<{ id: number }[]>`select distinct survey_run_id as id from project_schedules where project_id = ${projectId} and survey_run_id is not null`;
   });
   // The project is the caller's (checked above); its runs' sessions are read for it.
-  return system(db, async (tx) => ({ projectId, value: (await q.qualityReport(tx, runs.map((r) => r.id))).map(withReasons) }));
+  return system(db, async (tx) => ({
+    projectId,
+    value: (
+      await q.qualityReport(
+        tx,
+        runs.map((r) => r.id),
+      )
+    ).map(withReasons),
+  }));
 }

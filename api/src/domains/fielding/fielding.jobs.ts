@@ -38,11 +38,7 @@ export const fieldingTickJob = defineJob<FieldingTickInput, TickResult>(
     // Projects whose results just became ready get their AI summaries (whatever processed them).
     await queueReadySummaries(db, queue);
     await progress(100, `created ${r.created}, launched ${r.launched}, simulated ${r.simulated} completes, processed ${r.processed}`);
-    if (r.more) {
-      // A singleton key keeps one follow-up tick queued however many ticks overlap.
-      const envelope: JobEnvelope<FieldingTickInput> = { input: data, origin: { userId: SERVICES_USER_ID, clientId: null } };
-      await queue.send(fieldingTickJob.name, envelope, { startAfter: REFILL_SECONDS, singletonKey: "fielding.tick.refill" });
-    }
+    if (r.more) await queueRefillTick(queue, data);
     return r;
   },
   { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 },
@@ -52,5 +48,19 @@ export async function scheduleFieldingTick(queue: Queue, publicUrl: string): Pro
   const envelope: JobEnvelope<FieldingTickInput> = { input: { publicUrl }, origin: { userId: SERVICES_USER_ID, clientId: null } };
   await queue.schedule(fieldingTickJob.name, "* * * * *", envelope, { tz: "UTC" });
   // And once now, so a server that starts with due work does not wait a minute.
-  await queue.send(fieldingTickJob.name, envelope, { singletonKey: "fielding.tick.refill" });
+  await queue.send(fieldingTickJob.name, envelope, { singletonKey: "fielding.tick.start", singletonSeconds: START_SLOT_SECONDS });
 }
+
+/**
+ * The follow-up tick while the simulated panel still has answers to give: one per REFILL_SECONDS
+ * slot however many ticks overlap. The slot does it: on pg-boss 12's standard queues a singletonKey
+ * alone dedupes nothing (two sends made two jobs; tests/api/job-nudges.test.ts), only with
+ * singletonSeconds.
+ */
+export async function queueRefillTick(queue: Queue, input: FieldingTickInput): Promise<string | null> {
+  const envelope: JobEnvelope<FieldingTickInput> = { input, origin: { userId: SERVICES_USER_ID, clientId: null } };
+  return queue.send(fieldingTickJob.name, envelope, { startAfter: REFILL_SECONDS, singletonKey: "fielding.tick.refill", singletonSeconds: REFILL_SECONDS });
+}
+
+/** Starts within this many seconds of each other make one tick (pg-boss's throttle: one job per slot). */
+const START_SLOT_SECONDS = 2;

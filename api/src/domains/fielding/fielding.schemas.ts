@@ -14,7 +14,9 @@ export const FieldPeriod = {
 };
 export const SampleSource = z
   .enum(["simulated", "customer", "supplier"])
-  .describe("Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link), supplier (an outside sample supplier's signed respondents)");
+  .describe(
+    "Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link), supplier (an outside sample supplier's signed respondents)",
+  );
 export const Run = z
   .object({
     id: z.number().int(),
@@ -168,9 +170,7 @@ export const CompletesCounts = z
           .nullable()
           .describe("A customer-panel run's respondent page ({PUBLIC_URL}/s/{surveyLink}), for the team to send to its own list; null for the Ideally panel's and suppliers' runs"),
         ...FieldPeriod,
-        quotas: z
-          .array(QuotaGroup)
-          .describe("Each quota cell's completes against its cap, per target group with quotas in the run's survey (empty: no quotas, or no survey yet)"),
+        quotas: z.array(QuotaGroup).describe("Each quota cell's completes against its cap, per target group with quotas in the run's survey (empty: no quotas, or no survey yet)"),
       }),
     ),
   })
@@ -183,7 +183,9 @@ export const QualityRun = z.object({
   excluded: z.number().int().describe("Respondents excluded for quality (failed attention checks included)"),
   byReason: z
     .object({ speeder: z.number().int(), straightliner: z.number().int(), attention: z.number().int(), duplicate: z.number().int(), gibberish: z.number().int(), pasted: z.number().int() })
-    .describe("Respondents per reason (one may have several): speeder (under a third of the run's median length), straightliner (one answer down every scale grid), attention (failed the instructed item), duplicate (a device already in the run), gibberish and pasted (open answers, the text check)"),
+    .describe(
+      "Respondents per reason (one may have several): speeder (under a third of the run's median length), straightliner (one answer down every scale grid), attention (failed the instructed item), duplicate (a device already in the run), gibberish and pasted (open answers, the text check)",
+    ),
 });
 export const QualityReport = QualityRun.openapi("SurveyRunQualityReport");
 export const ProjectQualityReport = z.object({ projectId: z.number().int(), value: z.array(QualityRun) }).openapi("ProjectQualityReport");

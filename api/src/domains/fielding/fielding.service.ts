@@ -77,6 +77,10 @@ export interface CreatedRun {
 export async function createSurveys(db: Db, projectId: number | null): Promise<CreatedRun[]> {
   await startDueSchedules(db);
   return system(db, async (tx) => {
+    // One at a time (a nudged tick beside the cron's, or CreateDecipherSurveys): two transactions
+    // reading the same ready group would each make a run for it, the first left without its
+    // schedules. Held to the commit; the second then reads the groups as the first left them.
+    await tx`select pg_advisory_xact_lock(hashtext('fielding.createSurveys'))`;
     const out: CreatedRun[] = [];
     for (const g of await q.readyGroups(tx, projectId)) {
       const runId = await q.insertRun(tx, g, hash32(`${g.projectId}:${g.regionId}:${g.scheduleIds.join(",")}`) & 0x7fffffff);
@@ -237,7 +241,14 @@ export async function detectStalls(db: Db, hours = STALL_HOURS): Promise<number[
         body: `the ${run.definition.regionName} run has had no complete for ${hours} hours (${counts.completes} of ${target}).${closes}`,
         data: { surveyRunId: id, regionId: run.regionId, completes: counts.completes, targetCompletes: target, fieldEndAt: run.fieldEndAt ? new Date(run.fieldEndAt).toISOString() : null },
       });
-      await projectUpdated(tx, run.clientId, { projectId: run.definition.projectId, action: "SurveyStalled", surveyRunId: id, regionId: run.regionId, completes: counts.completes, targetCompletes: target });
+      await projectUpdated(tx, run.clientId, {
+        projectId: run.definition.projectId,
+        action: "SurveyStalled",
+        surveyRunId: id,
+        regionId: run.regionId,
+        completes: counts.completes,
+        targetCompletes: target,
+      });
     }
     return ids;
   });
@@ -344,9 +355,20 @@ export async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefi
     for (const dq of def.demographics) {
       const v = s.answers[dq.key];
       if (typeof v !== "number") continue;
-      responses.push({ ...base, project_question_id: null, question_id: null, standard_question_id: null, test_option_id: null, question_option_id: null, system_question_id: dq.systemQuestionId, system_question_option_id: v, standard_answer_value: null, numeric_value: null });
+      responses.push({
+        ...base,
+        project_question_id: null,
+        question_id: null,
+        standard_question_id: null,
+        test_option_id: null,
+        question_option_id: null,
+        system_question_id: dq.systemQuestionId,
+        system_question_option_id: v,
+        standard_answer_value: null,
+        numeric_value: null,
+      });
     }
-    const asked: [typeof def.loop[number], number | null][] = [
+    const asked: [(typeof def.loop)[number], number | null][] = [
       ...def.screener.map((x) => [x, null] as [typeof x, null]),
       ...s.testOptionOrder.flatMap((t) => def.loop.filter((x) => x.testOptionId === null || x.testOptionId === t).map((x) => [x, t] as [typeof x, number])),
       ...def.followUps.map((x) => [x, null] as [typeof x, null]),
@@ -354,7 +376,15 @@ export async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefi
     for (const [dq, t] of asked) {
       const v = s.answers[answerKey(dq, t)];
       if (v === undefined) continue;
-      const row = { ...base, project_question_id: dq.projectQuestionId, question_id: dq.questionId, standard_question_id: dq.standardQuestionId, test_option_id: t, system_question_id: null, system_question_option_id: null };
+      const row = {
+        ...base,
+        project_question_id: dq.projectQuestionId,
+        question_id: dq.questionId,
+        standard_question_id: dq.standardQuestionId,
+        test_option_id: t,
+        system_question_id: null,
+        system_question_option_id: null,
+      };
       if (dq.type === "text") {
         texts.push({ ...base, project_question_id: dq.projectQuestionId!, question_id: dq.questionId!, standard_question_id: dq.standardQuestionId, test_option_id: t, response_text: String(v) });
       } else if (dq.type === "price") {
@@ -371,7 +401,10 @@ export async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefi
   }
   await q.insertResponses(tx, responses);
   await q.insertTextResponses(tx, texts);
-  await q.markProcessed(tx, sessions.map((s) => s.id));
+  await q.markProcessed(
+    tx,
+    sessions.map((s) => s.id),
+  );
   return inserted.length;
 }
 
@@ -407,17 +440,46 @@ export async function weightRun(tx: Tx, run: q.RunRow & { definition: SurveyDefi
   const vars = Object.keys(targets);
   if (!vars.length) {
     // A market without census margins (Other markets): unweighted, and said so.
-    await q.setWeights(tx, sample.map((s) => s.id), sample.map(() => 1));
-    return { n: sample.length, iterations: 0, converged: true, maxError: 0, capBinds: false, cap: WEIGHT_CAP, deff: 1, nEff: sample.length, minWeight: 1, maxWeight: 1, variables: [], emptyLevels: [], margins: {}, targets: {}, census: {}, missing: {} };
+    await q.setWeights(
+      tx,
+      sample.map((s) => s.id),
+      sample.map(() => 1),
+    );
+    return {
+      n: sample.length,
+      iterations: 0,
+      converged: true,
+      maxError: 0,
+      capBinds: false,
+      cap: WEIGHT_CAP,
+      deff: 1,
+      nEff: sample.length,
+      minWeight: 1,
+      maxWeight: 1,
+      variables: [],
+      emptyLevels: [],
+      margins: {},
+      targets: {},
+      census: {},
+      missing: {},
+    };
   }
   // Respondents whose answer has no census margin ("Another gender") are left out of that margin.
-  const rows = sample.map((s) => Object.fromEntries(vars.map((v) => {
-    const a = s.answers[v];
-    return [v, typeof a === "number" && targets[v]![a] !== undefined ? String(a) : null];
-  })));
+  const rows = sample.map((s) =>
+    Object.fromEntries(
+      vars.map((v) => {
+        const a = s.answers[v];
+        return [v, typeof a === "number" && targets[v]![a] !== undefined ? String(a) : null];
+      }),
+    ),
+  );
   const { targets: used, emptyLevels, census } = weightingTargets(targets, rows);
   const r = rake(rows, { targets: used, tolerance: RAKE_TOLERANCE, cap: WEIGHT_CAP, maxIterations: 200 });
-  await q.setWeights(tx, sample.map((s) => s.id), r.weights);
+  await q.setWeights(
+    tx,
+    sample.map((s) => s.id),
+    r.weights,
+  );
   return {
     n: sample.length,
     iterations: r.iterations,
@@ -520,7 +582,15 @@ export async function processRun(db: Db, runId: number, opts: { reprocess?: bool
     await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "processed_at");
     const pending = await q.otherRunsPending(tx, run.definition.projectId, run.id);
     const p = await q.projectForDef(tx, run.definition.projectId);
-    return { surveyRunId: run.id, projectId: run.definition.projectId, ingested, weighting, projectStatusCode: p?.statusCode ?? null, alreadyProcessed: false, close: !pending && p?.statusCode === 400 };
+    return {
+      surveyRunId: run.id,
+      projectId: run.definition.projectId,
+      ingested,
+      weighting,
+      projectStatusCode: p?.statusCode ?? null,
+      alreadyProcessed: false,
+      close: !pending && p?.statusCode === 400,
+    };
   });
   if ("close" in r && r.close) {
     const closed = await closeProjectSurvey(db, systemCtx(), { projectId: r.projectId });

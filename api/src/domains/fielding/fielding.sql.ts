@@ -366,7 +366,19 @@ export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow>
     `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated,
                                   sample_supplier_id, supplier_rid, device_fingerprint, network_key, started_at)
      values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10, coalesce($11::timestamptz, now())) returning ${SESSION_COLUMNS}`,
-    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId ?? null, s.supplierRid ?? null, s.deviceFingerprint ?? null, s.networkKey ?? null, s.startedAt?.toISOString() ?? null],
+    [
+      s.clientId,
+      s.surveyRunId,
+      s.regionId,
+      s.panelRespondentId,
+      s.testOptionOrder,
+      s.isSimulated,
+      s.sampleSupplierId ?? null,
+      s.supplierRid ?? null,
+      s.deviceFingerprint ?? null,
+      s.networkKey ?? null,
+      s.startedAt?.toISOString() ?? null,
+    ],
     PREPARED,
   );
   return r!;
@@ -385,7 +397,19 @@ export async function insertSessionOfNewRid(tx: Sql, s: NewSession & { sampleSup
      where not exists (select 1 from survey_sessions where survey_run_id = $2 and sample_supplier_id = $7 and supplier_rid = $8)
        and not exists (select 1 from supplier_outcomes where survey_run_id = $2 and sample_supplier_id = $7 and rid = $8)
      returning ${SESSION_COLUMNS}`,
-    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId, s.supplierRid, s.deviceFingerprint ?? null, s.networkKey ?? null, s.startedAt?.toISOString() ?? null],
+    [
+      s.clientId,
+      s.surveyRunId,
+      s.regionId,
+      s.panelRespondentId,
+      s.testOptionOrder,
+      s.isSimulated,
+      s.sampleSupplierId,
+      s.supplierRid,
+      s.deviceFingerprint ?? null,
+      s.networkKey ?? null,
+      s.startedAt?.toISOString() ?? null,
+    ],
     PREPARED,
   );
   return r;
@@ -400,7 +424,11 @@ export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: n
   return s;
 }
 
-export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[]; at?: Date | null }): Promise<SessionRow> {
+export async function saveSession(
+  tx: Sql,
+  id: number,
+  s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[]; at?: Date | null },
+): Promise<SessionRow> {
   const [r] = await tx<SessionRow[]>`
     update survey_sessions set status = ${s.status}, answers = ${jsonParam(tx, s.answers)}, page = ${s.page}, end_reason = ${s.endReason},
       quality_flags = ${s.qualityFlags ?? []}::text[],
@@ -541,10 +569,7 @@ export async function runCounts(tx: Sql, runIds: number[]): Promise<RunCounts[]>
 // ---- processing ----
 
 export async function unprocessedCompletes(tx: Sql, runId: number): Promise<SessionRow[]> {
-  return tx.unsafe<SessionRow[]>(
-    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and status = 'Complete' and processed_at is null order by id for update`,
-    [runId],
-  );
+  return tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and status = 'Complete' and processed_at is null order by id for update`, [runId]);
 }
 
 export async function insertProjectSessions(
@@ -735,7 +760,10 @@ export async function completeLengths(tx: Sql, runId: number): Promise<{ lengths
  * completesByOption, completeLengths and completeCount of a run at once, from one scan of its
  * completes (the simulated panel's batch asks them for each person: respondentBatch).
  */
-export async function completesSoFar(tx: Sql, runId: number): Promise<{
+export async function completesSoFar(
+  tx: Sql,
+  runId: number,
+): Promise<{
   byOption: { completes: number; byOption: Record<string, number> };
   lengths: { lengths: number[]; fingerprints: string[]; networkKeys: string[] };
   completes: number;

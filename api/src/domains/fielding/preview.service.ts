@@ -36,7 +36,10 @@ export async function preview(db: Db, ctx: RequestCtx, projectId: number, body: 
     }
     const def = await buildDefinition(tx, { id: 0, regionId: region.regionId, isCustomerPanel: false, targetCompletes: region.sampleSize }, projectId);
     // Every test option, in the project's order (a respondent's order is shuffled; the preview shows each).
-    const all = pages(def, def.testOptions.map((t) => t.id));
+    const all = pages(
+      def,
+      def.testOptions.map((t) => t.id),
+    );
     let answers: Answers = body.answers ?? {};
     let index = 0;
     let status = "InProgress";

@@ -69,7 +69,9 @@ export function normalAddress(address: string): string {
  */
 export function networkKey(runKey: string, address: string | null | undefined, userAgent: string | null | undefined): string | null {
   if (!address || !userAgent) return null;
-  return createHmac("sha256", runKey).update(`${normalAddress(address)}\n${userAgent}`).digest("hex");
+  return createHmac("sha256", runKey)
+    .update(`${normalAddress(address)}\n${userAgent}`)
+    .digest("hex");
 }
 
 export function qualityFlags(def: SurveyDefinition, r: QualityInput): QualityFlag[] {

@@ -21,7 +21,6 @@ export interface GroupOption {
 /** A quota cell's cap in a run of `completes`: its share, rounded up, at least 1 (the engine's and feasibility's). */
 export const cellCap = (completes: number, quotaPercent: number) => Math.max(1, Math.ceil((completes * quotaPercent) / 100));
 
-
 export function quotaProblems(targets: readonly QuotaTarget[], options: readonly GroupOption[], regions: readonly { regionId: number; regionName: string }[]): QuotaProblem[] {
   const out: QuotaProblem[] = [];
   for (const r of regions) {
@@ -35,7 +34,12 @@ export function quotaProblems(targets: readonly QuotaTarget[], options: readonly
       const onlyThese = group.some((t) => t.onlyThese);
       const at = r.regionName;
       if (sum > 10000) {
-        out.push({ groupKey: key, groupName: name, regionId: r.regionId, message: `The quotas of the group "${name}" add up to ${pct(sum)} in ${at}: the shares within a group may add up to at most 100%` });
+        out.push({
+          groupKey: key,
+          groupName: name,
+          regionId: r.regionId,
+          message: `The quotas of the group "${name}" add up to ${pct(sum)} in ${at}: the shares within a group may add up to at most 100%`,
+        });
         continue;
       }
       if (sum === 10000) continue;

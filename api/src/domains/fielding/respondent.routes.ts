@@ -14,10 +14,16 @@ import { SURVEY_PAGE_CSS, SURVEY_PAGE_HTML, SURVEY_PAGE_SCRIPT } from "./respond
 import { nudgeSupplierCallbacks } from "./suppliers.jobs.ts";
 
 const Link = z.object({
-  link: z.string().uuid().openapi({ param: { name: "link", in: "path" }, description: "The survey run's link" }),
+  link: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: "link", in: "path" }, description: "The survey run's link" }),
 });
 const LinkAndRespondent = Link.extend({
-  respondentId: z.string().uuid().openapi({ param: { name: "respondentId", in: "path" }, description: "The respondent's id, from start" }),
+  respondentId: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: "respondentId", in: "path" }, description: "The respondent's id, from start" }),
 });
 
 const Question = z.object({
@@ -35,7 +41,9 @@ export const View = z
     redirectUrl: z
       .string()
       .nullable()
-      .describe("A sample supplier's respondent at the end: the supplier's complete, screen-out, over-quota or quality-terminate link with {rid} filled in (and its signature parameter when the supplier has a secret); the page goes there"),
+      .describe(
+        "A sample supplier's respondent at the end: the supplier's complete, screen-out, over-quota or quality-terminate link with {rid} filled in (and its signature parameter when the supplier has a secret); the page goes there",
+      ),
     currencySymbol: z.string(),
     page: z
       .object({
@@ -110,7 +118,8 @@ export async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promis
           questions:
             p.kind === "intent"
               ? INTENT_AT.map((std) => {
-                  const price = v.answers[`q${def.loop.find((q) => q.standardQuestionId === std && (q.testOptionId === null || q.testOptionId === p.testOptionId))?.projectQuestionId}:t${p.testOptionId}`];
+                  const price =
+                    v.answers[`q${def.loop.find((q) => q.standardQuestionId === std && (q.testOptionId === null || q.testOptionId === p.testOptionId))?.projectQuestionId}:t${p.testOptionId}`];
                   return {
                     key: intentKey(std, p.testOptionId!),
                     type: "single" as const,
@@ -120,14 +129,14 @@ export async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promis
                   };
                 })
               : p.kind === "attention"
-              ? [{ key: ATTENTION.key, type: "single" as const, title: "", text: tr(ATTENTION.text), options: ATTENTION.options.map((o, i) => ({ id: i, text: tr(o), exclusive: false })) }]
-              : p.questions.map((q) => ({
-                  key: answerKey(q, p.testOptionId),
-                  type: q.type,
-                  title: tr(q.title),
-                  text: tr(q.text),
-                  options: q.options.map((o) => ({ id: o.id, text: tr(o.text), exclusive: o.exclusive })),
-                })),
+                ? [{ key: ATTENTION.key, type: "single" as const, title: "", text: tr(ATTENTION.text), options: ATTENTION.options.map((o, i) => ({ id: i, text: tr(o), exclusive: false })) }]
+                : p.questions.map((q) => ({
+                    key: answerKey(q, p.testOptionId),
+                    type: q.type,
+                    title: tr(q.title),
+                    text: tr(q.text),
+                    options: q.options.map((o) => ({ id: o.id, text: tr(o.text), exclusive: o.exclusive })),
+                  })),
         }
       : null,
   };
@@ -142,10 +151,10 @@ export const SURVEY_STARTS_PER_MINUTE = 20;
 export const SURVEY_CALLS_PER_MINUTE = 300;
 
 // Concept images: signed, expiring download links from the file storage (absent: no image).
-const signer = (deps: AppDeps, c: { req: { url: string } }): ImageUrl => async (key, fileType) =>
-  deps.storage
-    ? (await deps.storage.downloadUrl({ key, contentType: fileType ?? undefined, baseUrl: deps.publicUrl ?? new URL(c.req.url).origin, expiresIn: 3600 })).url
-    : null;
+const signer =
+  (deps: AppDeps, c: { req: { url: string } }): ImageUrl =>
+  async (key, fileType) =>
+    deps.storage ? (await deps.storage.downloadUrl({ key, contentType: fileType ?? undefined, baseUrl: deps.publicUrl ?? new URL(c.req.url).origin, expiresIn: 3600 })).url : null;
 
 export function registerRespondentRoutes(app: App, deps: AppDeps): void {
   registerSurveyRateLimit(app, deps);
@@ -256,7 +265,10 @@ function registerSurveyAnswerAndPage(app: App, deps: AppDeps): void {
         "The answers of the current page by question key: an option id (single, dropdown), option ids (multiple), text, or a price. Invalid answers are refused (400, with each failing question in `errors`) and nothing is saved; prices must rise from too cheap to too expensive. Then the respondent goes on, or ends: screened out by a target, over a full quota, failing the attention check, or complete.",
       request: {
         params: LinkAndRespondent,
-        body: { required: true, content: { "application/json": { schema: z.strictObject({ pageId: z.string().min(1).max(100), answers: z.record(z.string(), z.unknown()) }).openapi("RespondentAnswers") } } },
+        body: {
+          required: true,
+          content: { "application/json": { schema: z.strictObject({ pageId: z.string().min(1).max(100), answers: z.record(z.string(), z.unknown()) }).openapi("RespondentAnswers") } },
+        },
       },
       responses: { ...ok, ...refusals },
     },

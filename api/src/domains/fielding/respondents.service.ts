@@ -20,8 +20,6 @@ import { respondentView, SURVEY_STATUS, type RespondentView } from "./respondent
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
 
-
-
 function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): RespondentView {
   return respondentView(run, s, null);
 }
@@ -147,7 +145,10 @@ async function enter(
     // (the reconciliation lists it, the callback reports it).
     const redirectUrl = await recordLateArrival(tx, run.id, entry);
     if (redirectUrl === null) return { view: duplicate(run), session: null };
-    return { view: { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "survey closed", answers: {}, redirectUrl }, session: null };
+    return {
+      view: { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "survey closed", answers: {}, redirectUrl },
+      session: null,
+    };
   }
   if (!open) {
     throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
@@ -390,7 +391,12 @@ async function completesArrived(tx: Tx, run: q.RunRow & { definition: SurveyDefi
   await publish(tx, {
     channel: clientChannel(run.clientId),
     event: "Progress",
-    data: { jobId: `survey-run-${run.id}`, name: "fielding", pct: Math.min(100, Math.round((completes / target) * 100)), message: `${completes} of ${target} completes in ${run.definition.regionName}` },
+    data: {
+      jobId: `survey-run-${run.id}`,
+      name: "fielding",
+      pct: Math.min(100, Math.round((completes / target) * 100)),
+      message: `${completes} of ${target} completes in ${run.definition.regionName}`,
+    },
     clientId: run.clientId,
   });
 }

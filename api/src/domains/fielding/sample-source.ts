@@ -22,7 +22,9 @@ export async function setSampleSource(db: Db, runId: number, source: SampleSourc
     throw new ApiError("ValidationError", "A supplier's run names its supplier: sampleSupplierId", undefined, [{ path: "sampleSupplierId", message: "Required when sampleSource is supplier" }]);
   }
   if (source !== "supplier" && supplierId !== null) {
-    throw new ApiError("ValidationError", `Only a supplier's run has a supplier: leave sampleSupplierId out for ${source}`, undefined, [{ path: "sampleSupplierId", message: `Must be null or absent when sampleSource is ${source}` }]);
+    throw new ApiError("ValidationError", `Only a supplier's run has a supplier: leave sampleSupplierId out for ${source}`, undefined, [
+      { path: "sampleSupplierId", message: `Must be null or absent when sampleSource is ${source}` },
+    ]);
   }
   await system(db, async (tx) => {
     const [run] = await tx<{ status: number; source: SampleSource; supplierId: number | null; respondents: number }[]>`
@@ -41,7 +43,11 @@ export async function setSampleSource(db: Db, runId: number, source: SampleSourc
     if (supplierId !== null) {
       const [s] = await tx<{ simulated: boolean }[]>`select is_simulated as simulated from sample_suppliers where id = ${supplierId} and deleted_at is null`;
       if (!s) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
-      if (s.simulated) throw new ApiError("Conflict", `SampleSuppliers(${supplierId}) is the simulated panel: it answers the runs whose sample source is simulated (SetSampleSource simulated), never a supplier's run`);
+      if (s.simulated)
+        throw new ApiError(
+          "Conflict",
+          `SampleSuppliers(${supplierId}) is the simulated panel: it answers the runs whose sample source is simulated (SetSampleSource simulated), never a supplier's run`,
+        );
     }
     const provider = source === "customer" ? 2 : 1;
     // The questionnaire snapshot says which panel it asks (a customer panel's survey reads so).

@@ -50,14 +50,29 @@ export function samplifyPlan(def: SurveyDefinition, completes: number): Samplify
     }
     const map = (ids: number[]) => {
       const options = ids.flatMap((id) => (attr.options[id] !== undefined ? [attr.options[id]!] : []));
-      const missing = labelsOf(q, ids.filter((id) => attr.options[id] === undefined));
+      const missing = labelsOf(
+        q,
+        ids.filter((id) => attr.options[id] === undefined),
+      );
       return { options, missing };
     };
     const capped = Object.keys(t.quotas).map(Number);
     // Who qualifies: the targeted answers, unless quotas leave the rest to the group's other answers.
     if (!capped.length || t.othersQuota == null) {
       const { options, missing } = map(t.optionIds);
-      if (missing.length) warnings.push(`"${name}": ${quoted(missing)} has no Dynata option, so Samplify is asked only for ${options.length ? quoted(labelsOf(q, t.optionIds.filter((id) => attr.options[id] !== undefined))) : "nobody on it (the filter is not sent)"}`);
+      if (missing.length)
+        warnings.push(
+          `"${name}": ${quoted(missing)} has no Dynata option, so Samplify is asked only for ${
+            options.length
+              ? quoted(
+                  labelsOf(
+                    q,
+                    t.optionIds.filter((id) => attr.options[id] !== undefined),
+                  ),
+                )
+              : "nobody on it (the filter is not sent)"
+          }`,
+        );
       if (options.length) plan.filters.push({ attributeId: attr.attributeId, options, operator: "include" } satisfies QuotaFilter);
     }
     if (capped.length) plan.quotaGroups.push({ name, quotaCells: cellsOf(q, t, attr, completes, name, warnings) });
@@ -108,7 +123,10 @@ function cellsOf(q: DefQuestion, t: DefTarget, attr: { attributeId: string; opti
   if (!rest.length || restCount <= 0) return cells;
   const mapped = rest.filter((o) => attr.options[o.id] !== undefined);
   const missing = rest.filter((o) => attr.options[o.id] === undefined);
-  if (missing.length) warnings.push(`"${name}": ${quoted(missing.map((o) => o.text))} has no Dynata option, so the cell of the other answers (${restCount} completes) ${mapped.length ? `takes ${quoted(mapped.map((o) => o.text))} only` : "is not sent"}`);
+  if (missing.length)
+    warnings.push(
+      `"${name}": ${quoted(missing.map((o) => o.text))} has no Dynata option, so the cell of the other answers (${restCount} completes) ${mapped.length ? `takes ${quoted(mapped.map((o) => o.text))} only` : "is not sent"}`,
+    );
   if (mapped.length) cells.push({ quotaNodes: [node(mapped.map((o) => o.id))], count: restCount });
   return cells;
 }

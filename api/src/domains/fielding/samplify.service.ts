@@ -100,7 +100,8 @@ export function lineItemOf(r: RunForSamplify, publicUrl: string, now = Date.now(
   if (r.sampleSupplierId === null) {
     throw new ApiError("Conflict", `Survey run ${r.id} has no sample supplier: set the supplier Samplify sends respondents as (SetSampleSupplier) first`);
   }
-  if (r.entryParameter === "k2") throw new ApiError("Conflict", `The run's supplier takes its respondent id in k2, where Dynata puts its security key: give the supplier another entry parameter (psid)`);
+  if (r.entryParameter === "k2")
+    throw new ApiError("Conflict", `The run's supplier takes its respondent id in k2, where Dynata puts its security key: give the supplier another entry parameter (psid)`);
   const def = r.definition!;
   const base = `${surveyUrl(publicUrl, r.surveyLink)}?supplier=${r.sampleSupplierId}`;
   const rid = `k2=${DYNATA_SECURE_KEY_2}&${r.entryParameter ?? "rid"}=${DYNATA_RESPONDENT_ID}`;
@@ -267,11 +268,14 @@ const ENDED = ["CLOSED", "COMPLETED", "CANCELLED", "REJECTED", "INVOICED"];
 export async function closeLineItemsOfClosedRuns(db: Db, publicUrl: string, runIds?: number[]): Promise<{ closed: number[]; failed: { surveyRunId: number; message: string }[] }> {
   const out = { closed: [] as number[], failed: [] as { surveyRunId: number; message: string }[] };
   if (!configured()) return out;
-  const due = await system(db, (tx) => tx<{ id: number }[]>`
+  const due = await system(
+    db,
+    (tx) => tx<{ id: number }[]>`
     select id from survey_runs
     where survey_status_id = ${SURVEY_STATUS.Closed} and samplify_line_item_id is not null and coalesce(samplify_state, '') <> all(${ENDED}::text[])
       ${runIds ? tx`and id = any(${runIds}::int[])` : tx``}
-    order by id`);
+    order by id`,
+  );
   for (const r of due) {
     try {
       await setState(db, r.id, "close", publicUrl);

@@ -161,7 +161,11 @@ function drawCrossing(random: () => number, def: SurveyDefinition, margins: Marg
   const pool = side.length ? side : pairs;
   const wa = censusWeight(margins, qa);
   const wb = censusWeight(margins, qb);
-  const [a, b] = pick(random, pool, pool.map(([oa, ob]) => wa(oa) * wb(ob)));
+  const [a, b] = pick(
+    random,
+    pool,
+    pool.map(([oa, ob]) => wa(oa) * wb(ob)),
+  );
   return { [qa.key]: a.id, [qb.key]: b.id };
 }
 
@@ -324,8 +328,8 @@ export function answerPage(def: SurveyDefinition, person: Person, page: Page): R
   if (page.kind === "price") {
     const p = prices(r, def, page.testOptionId!, score);
     page.questions.forEach((q, i) => {
-    out[answerKey(q, page.testOptionId)] = p[i] ?? p[p.length - 1]! + 0.5 * (i + 1);
-  });
+      out[answerKey(q, page.testOptionId)] = p[i] ?? p[p.length - 1]! + 0.5 * (i + 1);
+    });
     return out;
   }
   for (const q of page.questions) {

@@ -22,18 +22,7 @@ import { processConfig } from "../../config.ts";
 import { ApiError } from "../../errors.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { assignTestOptions, pages } from "./engine.ts";
-import {
-  closeRunsAtFieldEnd,
-  createSurveys,
-  detectStalls,
-  entrantsPerTick,
-  launchRun,
-  margins,
-  panelPlan,
-  processRun,
-  statusName,
-  SURVEY_STATUS,
-} from "./fielding.service.ts";
+import { closeRunsAtFieldEnd, createSurveys, detectStalls, entrantsPerTick, launchRun, margins, panelPlan, processRun, statusName, SURVEY_STATUS } from "./fielding.service.ts";
 import * as q from "./fielding.sql.ts";
 import { respondentBatch, type RespondentBatch } from "./respondents.service.ts";
 import { answerPage, makePerson, skipOrderDraws } from "./simulate.ts";
@@ -154,7 +143,10 @@ async function people(b: RespondentBatch, completes: number, pacedInvited: numbe
   const invitable = Math.max(0, Math.min(plan.reach - sent, pacedInvited !== null ? entrantsPerTick(plan) - pacedInvited : Number.POSITIVE_INFINITY));
   const want = Math.max(0, Math.min(completes, target - done));
   // Pages a person answers at most (the order's length is the design's: one concept or all).
-  const most = pages(def, assignTestOptions(def, {}, () => 0)).length;
+  const most = pages(
+    def,
+    assignTestOptions(def, {}, () => 0),
+  ).length;
   const tally: Tally = { invited: 0, completes: 0, screenedOut: 0, overQuota: 0, excluded: 0 };
   const open = () => run.surveyStatusId === SURVEY_STATUS.Live || run.surveyStatusId === SURVEY_STATUS.Testing;
   for (let i = 0; tally.completes < want && i < invitable && i < PEOPLE_PER_TRANSACTION && open(); i++) {
@@ -166,17 +158,23 @@ async function people(b: RespondentBatch, completes: number, pacedInvited: numbe
     const spent = (pages: number) => Math.max(5, pages * person.secondsPerPage) * 1000;
     const start = Date.now() - spent(most);
     const rid = `sim-${seed}-${index}`;
-    let { view, session } = await b.enter({ entryQuery: await entryQuery(supplier, publicUrl, run.surveyLink, rid), publicUrl, deviceFingerprint: `device-${person.fingerprint}`, at: new Date(start) });
+    let { view, session } = await b.enter({
+      entryQuery: await entryQuery(supplier, publicUrl, run.surveyLink, rid),
+      publicUrl,
+      deviceFingerprint: `device-${person.fingerprint}`,
+      at: new Date(start),
+    });
     let answered = 0;
     while (view.status === "InProgress" && view.page && session) {
-        const page = view.page;
+      const page = view.page;
       answered++;
       ({ view, session } = await b.answer(session, page.id, answerPage(def, person, page), new Date(start + spent(answered))));
     }
     const outcome = await returned(supplier, view.redirectUrl, rid);
     if (outcome === "complete") tally.completes++;
     else if (outcome === "over-quota") tally.overQuota++;
-    else if (outcome === "screen-out" || view.status === "ScreenedOut") tally.screenedOut++; // the attention check is a quality-terminate link
+    else if (outcome === "screen-out" || view.status === "ScreenedOut")
+      tally.screenedOut++; // the attention check is a quality-terminate link
     else tally.excluded++;
   }
   const reachLeft = Math.max(0, plan.reach - sent - tally.invited);
@@ -243,10 +241,13 @@ export async function tick(db: Db, publicUrl: string, opts: { batch?: number; pa
     await launchRun(db, c.surveyRunId, publicUrl);
     launched++;
   }
-  const open = await system(db, (tx) => tx<{ id: number; status: number; source: q.SampleSource; processed: boolean }[]>`
+  const open = await system(
+    db,
+    (tx) => tx<{ id: number; status: number; source: q.SampleSource; processed: boolean }[]>`
     select id, survey_status_id as status, sample_source as source, processed_at is not null as processed
     from survey_runs where definition is not null and (survey_status_id = ${SURVEY_STATUS.Live} or (survey_status_id = ${SURVEY_STATUS.Closed} and processed_at is null))
-    order by id`);
+    order by id`,
+  );
   let simulated = 0;
   let processed = 0;
   let more = false;

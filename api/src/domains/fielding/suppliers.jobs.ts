@@ -33,10 +33,18 @@ export const supplierCallbacksJob = defineJob<Record<string, never>, { attempts:
 
 export async function scheduleSupplierCallbacks(queue: Queue): Promise<void> {
   await queue.schedule(supplierCallbacksJob.name, "* * * * *", envelope, { tz: "UTC" });
-  await queue.send(supplierCallbacksJob.name, envelope, { singletonKey: "suppliers.callbacks.now" });
+  await nudgeSupplierCallbacks(queue);
 }
 
-/** Sends the due callbacks soon (after a supplier's respondent ended), outside the request's transaction. */
-export async function nudgeSupplierCallbacks(queue: Queue): Promise<void> {
-  await queue.send(supplierCallbacksJob.name, envelope, { singletonKey: "suppliers.callbacks.now" });
+/** Nudges within this many seconds of each other make one run of the job. */
+const NUDGE_SLOT_SECONDS = 2;
+
+/**
+ * Sends the due callbacks soon (after a supplier's respondent ended), outside the request's
+ * transaction: one job per slot of NUDGE_SLOT_SECONDS, a nudge whose slot is taken going to the
+ * next one (so a callback made while a run is under way is still sent). The slot does it: on
+ * pg-boss 12's standard queues a singletonKey alone dedupes nothing (tests/api/job-nudges.test.ts).
+ */
+export async function nudgeSupplierCallbacks(queue: Queue): Promise<string | null> {
+  return queue.send(supplierCallbacksJob.name, envelope, { singletonKey: "suppliers.callbacks.now", singletonSeconds: NUDGE_SLOT_SECONDS, singletonNextSlot: true });
 }

@@ -6,6 +6,8 @@ import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import * as s from "./suppliers.ts";
+import { resendCallback } from "./supplier-resend.ts";
+import { nudgeSupplierCallbacks } from "./suppliers.jobs.ts";
 
 const code = z.string().regex(s.CALLBACK_CODE, "1 to 40 letters, digits, _ . ~ or -");
 const Codes = z
@@ -30,7 +32,11 @@ const Supplier = z
     signatureEncoding: z.enum(s.SIGNATURE_ENCODINGS),
     signedPart: z.enum(s.SIGNED_PARTS).describe("What is signed: the link before the signature parameter (url) or its query string only (query)"),
     hasSecret: z.boolean().describe("Whether entries, end links and callbacks are signed (the secret itself is never returned)"),
-    isSimulated: z.boolean().describe("The simulated panel's own supplier: it answers the runs whose sample source is simulated through the same signed entry and end links; Ideally configures it (PATCH and DELETE answer 409), and SIMULATED_PANEL=off switches it off"),
+    isSimulated: z
+      .boolean()
+      .describe(
+        "The simulated panel's own supplier: it answers the runs whose sample source is simulated through the same signed entry and end links; Ideally configures it (PATCH and DELETE answer 409), and SIMULATED_PANEL=off switches it off",
+      ),
     createdAt: z.string(),
     updatedAt: z.string().nullable(),
   })
@@ -53,7 +59,9 @@ const Body = z
       .max(2000)
       .nullable()
       .optional()
-      .describe("A server-to-server callback sent (POST, signed like the end links) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate, or the supplier's code for it from callbackCodes) are filled in. 2xx delivers it; 5xx, 408, 425, 429 and network errors are retried with backoff; any other answer fails it at once. null removes it"),
+      .describe(
+        "A server-to-server callback sent (POST, signed like the end links) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate, or the supplier's code for it from callbackCodes) are filled in. 2xx delivers it; 5xx, 408, 425, 429 and network errors are retried with backoff; any other answer fails it at once. null removes it",
+      ),
     callbackCodes: Codes.nullable().optional().describe("The supplier's own code for each outcome in {outcome}; null: the outcomes' names"),
     reversalUrl: z
       .string()
@@ -62,7 +70,9 @@ const Body = z
       .max(2000)
       .nullable()
       .optional()
-      .describe("Where a reversal goes when staff remove a complete already reported (signed and retried as callbacks are), with {rid} and optionally {outcome} (the final outcome, quality-terminate, in the supplier's code); null: the callback URL"),
+      .describe(
+        "Where a reversal goes when staff remove a complete already reported (signed and retried as callbacks are), with {rid} and optionally {outcome} (the final outcome, quality-terminate, in the supplier's code); null: the callback URL",
+      ),
     secret: z.string().min(16).max(200).nullable().optional().describe("The shared secret of the signatures (write only; null removes it)"),
     signatureParameter: parameter.optional().describe("The parameter carrying the signature, last in the link (Cint: hash; PureSpectrum: ps_hash). Default sig"),
     signatureAlgorithm: z
@@ -81,6 +91,8 @@ const ok = <T extends z.ZodType, S extends 200 | 201 = 200>(schema: T, descripti
 export function registerSupplierRoutes(app: App, deps: AppDeps): void {
   registerSupplierCrud(app, deps);
   registerRunSupplier(app, deps);
+  registerCallbacks(app, deps);
+  registerReconciliation(app, deps);
 }
 
 /** SampleSuppliers list, create, read, update and delete. */
@@ -89,17 +101,43 @@ function registerSupplierCrud(app: App, deps: AppDeps): void {
   const tags = ["SampleSuppliers"];
   addRoute(
     app,
-    { access: access.staff, method: "get", path: "/api/v1/SampleSuppliers", tags, operationId: "SampleSuppliers_List", summary: "Outside sample suppliers", responses: { ...ok(z.object({ value: z.array(Supplier) }), "The suppliers"), ...commonErrors } },
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SampleSuppliers",
+      tags,
+      operationId: "SampleSuppliers_List",
+      summary: "Outside sample suppliers",
+      responses: { ...ok(z.object({ value: z.array(Supplier) }), "The suppliers"), ...commonErrors },
+    },
     async (c) => c.json({ value: await s.listSuppliers(db) }, 200),
   );
   addRoute(
     app,
-    { access: access.staff, method: "post", path: "/api/v1/SampleSuppliers", tags, operationId: "SampleSuppliers_Create", summary: "Add a sample supplier", request: json(Body), responses: { ...ok(Supplier, "The supplier", 201), ...commonErrors } },
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/SampleSuppliers",
+      tags,
+      operationId: "SampleSuppliers_Create",
+      summary: "Add a sample supplier",
+      request: json(Body),
+      responses: { ...ok(Supplier, "The supplier", 201), ...commonErrors },
+    },
     async (c) => c.json(await s.createSupplier(db, c.req.valid("json")), 201),
   );
   addRoute(
     app,
-    { access: access.staff, method: "get", path: "/api/v1/SampleSuppliers/{key}", tags, operationId: "SampleSuppliers_Get", summary: "A sample supplier", request: { params: keyParams("SampleSuppliers") }, responses: { ...ok(Supplier, "The supplier"), ...commonErrors, 404: errors[404] } },
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SampleSuppliers/{key}",
+      tags,
+      operationId: "SampleSuppliers_Get",
+      summary: "A sample supplier",
+      request: { params: keyParams("SampleSuppliers") },
+      responses: { ...ok(Supplier, "The supplier"), ...commonErrors, 404: errors[404] },
+    },
     async (c) => c.json(await s.getSupplier(db, keyOf(c)), 200),
   );
   addRoute(
@@ -118,7 +156,17 @@ function registerSupplierCrud(app: App, deps: AppDeps): void {
   );
   addRoute(
     app,
-    { access: access.staff, method: "delete", path: "/api/v1/SampleSuppliers/{key}", tags, operationId: "SampleSuppliers_Delete", summary: "Remove a sample supplier", description: "409 for the simulated panel's own supplier (Ideally configures it; SIMULATED_PANEL=off switches it off).", request: { params: keyParams("SampleSuppliers") }, responses: { 204: { description: "Removed" }, ...commonErrors, 404: errors[404], 409: errors[409] } },
+    {
+      access: access.staff,
+      method: "delete",
+      path: "/api/v1/SampleSuppliers/{key}",
+      tags,
+      operationId: "SampleSuppliers_Delete",
+      summary: "Remove a sample supplier",
+      description: "409 for the simulated panel's own supplier (Ideally configures it; SIMULATED_PANEL=off switches it off).",
+      request: { params: keyParams("SampleSuppliers") },
+      responses: { 204: { description: "Removed" }, ...commonErrors, 404: errors[404], 409: errors[409] },
+    },
     async (c) => {
       await s.deleteSupplier(db, keyOf(c));
       return c.body(null, 204);
@@ -126,7 +174,7 @@ function registerSupplierCrud(app: App, deps: AppDeps): void {
   );
 }
 
-/** SurveyRuns SetSampleSupplier and ReconciliationCsv. */
+/** SurveyRuns SetSampleSupplier. */
 function registerRunSupplier(app: App, deps: AppDeps): void {
   const db = deps.db;
   addRoute(
@@ -150,28 +198,36 @@ function registerRunSupplier(app: App, deps: AppDeps): void {
       return c.json({ surveyRunId: keyOf(c), sampleSupplierId }, 200);
     },
   );
-  const Attempt = z.object({
-    attempt: z.number().int(),
-    url: z.string().describe("The signed URL called"),
-    startedAt: z.string(),
-    finishedAt: z.string(),
-    httpStatus: z.number().int().nullable().describe("The supplier's answer; null when the call failed (see error)"),
-    error: z.string().nullable(),
-  });
-  const Callback = z
-    .object({
-      id: z.number().int(),
-      rid: z.string(),
-      kind: z.enum(["outcome", "reversal"]).describe("outcome: what the rid was sent back with; reversal: a reported complete changed later (removed by staff) to `outcome`"),
-      outcome: z.enum(["complete", "screen-out", "over-quota", "quality-terminate"]),
-      reason: z.string().nullable().describe("Why a reversal was made (removed by staff); null for an outcome"),
-      decidedAt: z.string(),
-      state: z.enum(["pending", "delivered", "failed"]),
-      nextAttemptAt: z.string().nullable(),
-      deliveredAt: z.string().nullable(),
-      attempts: z.array(Attempt),
-    })
-    .openapi("SupplierCallback");
+}
+
+const Attempt = z.object({
+  attempt: z.number().int().describe("Numbered on across series: the first attempt of a callback sent again follows the last one before it"),
+  series: z.number().int().describe("The series the attempt belongs to: 1, then one more each time staff sent the callback again"),
+  url: z.string().describe("The signed URL called"),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  httpStatus: z.number().int().nullable().describe("The supplier's answer; null when the call failed (see error)"),
+  error: z.string().nullable(),
+});
+const Callback = z
+  .object({
+    id: z.number().int(),
+    rid: z.string(),
+    kind: z.enum(["outcome", "reversal"]).describe("outcome: what the rid was sent back with; reversal: a reported complete changed later (removed by staff) to `outcome`"),
+    outcome: z.enum(["complete", "screen-out", "over-quota", "quality-terminate"]),
+    reason: z.string().nullable().describe("Why a reversal was made (removed by staff); null for an outcome"),
+    decidedAt: z.string(),
+    state: z.enum(["pending", "delivered", "failed"]),
+    nextAttemptAt: z.string().nullable(),
+    deliveredAt: z.string().nullable(),
+    series: z.number().int().describe("1, and one more each time staff sent it again (Resend): each series has its own attempts and backoff"),
+    attempts: z.array(Attempt),
+  })
+  .openapi("SupplierCallback");
+
+/** SurveyRuns SupplierCallbacks and the staff's Resend of one. */
+function registerCallbacks(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
@@ -187,6 +243,38 @@ function registerRunSupplier(app: App, deps: AppDeps): void {
     },
     async (c) => c.json({ value: await s.supplierCallbacks(db, keyOf(c)) }, 200),
   );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/SurveyRuns/{key}/SupplierCallbacks/{callbackId}/Resend",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_SupplierCallbackResend",
+      summary: "Send a supplier callback again",
+      description: `A failed callback (or a pending one waiting out its backoff) goes back to pending, due now, for a fresh series of attempts (${s.CALLBACK_MAX_ATTEMPTS} more, the backoff from 30 s again); the attempts so far are kept and listed, each with its series, and the callbacks job is nudged to send it at once. Re-sending the outcome of a reversed complete sends its reversal again after it (a reversal is never sent while its outcome is pending). Audited (SurveyRun, SupplierCallbackResent). 409 for a delivered callback, one being sent at this moment, or one whose supplier has no URL for it now; 404 for a callback of another run.`,
+      request: {
+        params: keyParams("SurveyRuns").extend({
+          callbackId: z
+            .string()
+            .regex(/^\d{1,18}$/, "must be an integer")
+            .openapi({ param: { name: "callbackId", in: "path" }, description: "The callback's id (SupplierCallbacks)" }),
+        }),
+      },
+      responses: { ...ok(Callback, "The callback, pending again"), ...commonErrors, 404: errors[404], 409: errors[409] },
+    },
+    async (c) => {
+      const callback = await resendCallback(db, c.get("ctx"), keyOf(c), Number(c.req.valid("param").callbackId));
+      // After the commit: the job sends it now rather than at the next minute.
+      if (deps.queue) await nudgeSupplierCallbacks(deps.queue).catch(() => {});
+      return c.json(callback, 200);
+    },
+  );
+}
+
+/** SurveyRuns ReconciliationCsv. */
+function registerReconciliation(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {

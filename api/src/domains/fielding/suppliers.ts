@@ -178,7 +178,8 @@ function checkSupplier(s: Omit<SupplierInput, "secret" | "callbackCodes"> & Sign
     if (problem) errors.push({ path: k, message: problem });
   }
   if (s.callbackUrl != null) {
-    const problem = templateProblem(s.callbackUrl) ?? (s.callbackUrl.includes("{outcome}") ? null : "Must contain {outcome}, where the outcome goes (complete, screen-out, over-quota, quality-terminate)");
+    const problem =
+      templateProblem(s.callbackUrl) ?? (s.callbackUrl.includes("{outcome}") ? null : "Must contain {outcome}, where the outcome goes (complete, screen-out, over-quota, quality-terminate)");
     if (problem) errors.push({ path: "callbackUrl", message: problem });
   }
   if (s.reversalUrl != null) {
@@ -257,7 +258,10 @@ export async function deleteSupplier(db: Db, id: number): Promise<void> {
 }
 
 const simulatedIsItsOwn = (id: number) =>
-  new ApiError("Conflict", `SampleSuppliers(${id}) is the simulated panel: it is configured by Ideally, takes only the runs whose sample source is simulated, and is switched off with SIMULATED_PANEL=off`);
+  new ApiError(
+    "Conflict",
+    `SampleSuppliers(${id}) is the simulated panel: it is configured by Ideally, takes only the runs whose sample source is simulated, and is switched off with SIMULATED_PANEL=off`,
+  );
 
 // ---- the simulated panel, a supplier like the others (docs/decisions/9001) ----
 
@@ -288,7 +292,15 @@ export async function simulatedSupplier(tx: Tx): Promise<SimulatedSupplier> {
     [r] = await read();
   }
   const s = (await row(tx, r!.id))!;
-  return { id: s.id, entryParameter: s.entryParameter, secret: s.secret!, signatureParameter: s.signatureParameter, signatureAlgorithm: s.signatureAlgorithm, signatureEncoding: s.signatureEncoding, signedPart: s.signedPart };
+  return {
+    id: s.id,
+    entryParameter: s.entryParameter,
+    secret: s.secret!,
+    signatureParameter: s.signatureParameter,
+    signatureAlgorithm: s.signatureAlgorithm,
+    signatureEncoding: s.signatureEncoding,
+    signedPart: s.signedPart,
+  };
 }
 
 /**
@@ -304,7 +316,10 @@ export async function setRunSupplier(db: Db, runId: number, supplierId: number |
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     if (run.status === 90) throw new ApiError("Conflict", `Survey run ${runId} is Closed: its supplier cannot change`);
     if (supplierId !== null && run.simulated > 0) {
-      throw new ApiError("Conflict", `Survey run ${runId} has ${run.simulated} simulated respondents: a supplier's run takes only the supplier's respondents, so set the supplier before the run launches (CreateDecipherSurveys, SetSampleSupplier, LaunchSurvey)`);
+      throw new ApiError(
+        "Conflict",
+        `Survey run ${runId} has ${run.simulated} simulated respondents: a supplier's run takes only the supplier's respondents, so set the supplier before the run launches (CreateDecipherSurveys, SetSampleSupplier, LaunchSurvey)`,
+      );
     }
     const supplier = supplierId === null ? null : await row(tx, supplierId);
     if (supplierId !== null && !supplier) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
@@ -332,7 +347,11 @@ const HASH: Record<SignatureAlgorithm, "sha1" | "sha256"> = {
 async function digest(secret: string, algorithm: SignatureAlgorithm, message: string): Promise<Uint8Array> {
   const hash = HASH[algorithm];
   if (algorithm.startsWith("HMAC-")) return new Uint8Array(createHmac(hash, secret).update(message, "utf8").digest());
-  return new Uint8Array(createHash(hash).update(message + secret, "utf8").digest());
+  return new Uint8Array(
+    createHash(hash)
+      .update(message + secret, "utf8")
+      .digest(),
+  );
 }
 
 /** Lower-case hex, or base64url without padding (RFC 4648 section 5). */
@@ -465,7 +484,10 @@ export function dynataEndLinksProblem(e: EndLinks): string | null {
   for (const k of ["complete", "screenout", "overquota"] as const) {
     const v = e[k];
     if (typeof v !== "string" || templateProblem(v.replaceAll(DYNATA_RID, "{rid}").replaceAll(DYNATA_CODE, "x")) !== null) return `the ${k} link is not an http(s) link with ${DYNATA_RID}`;
-    const unknown = v.replaceAll(DYNATA_RID, "").replaceAll(DYNATA_CODE, "").match(/\{[^}]*\}/);
+    const unknown = v
+      .replaceAll(DYNATA_RID, "")
+      .replaceAll(DYNATA_CODE, "")
+      .match(/\{[^}]*\}/);
     if (unknown) return `the ${k} link carries ${unknown[0]}, which Ideally cannot fill`;
     if (v.includes(DYNATA_CODE) && !e.securityKey1) return `the ${k} link carries ${DYNATA_CODE} but Samplify gave no securityKey1`;
     if (v.includes(DYNATA_CODE) && !/[?&][A-Za-z0-9_]+=\{calculatedSecurityCode\}(&|$)/.test(v.split("#")[0]!)) {
@@ -705,13 +727,14 @@ export interface CallbackAttempt {
  * pending, so the supplier hears of the complete before its reversal), each outside any transaction: claimed in a short transaction
  * (leased, so no other process sends it meanwhile), called (POST, 10 s, redirects not followed; a
  * 2xx answer delivers it), and the attempt recorded in another. A failed attempt is tried again
- * after callbackBackoffSeconds, up to CALLBACK_MAX_ATTEMPTS, then the callback is failed. The
- * suppliers.callbacks job runs this; `fetchFn` is for tests.
+ * after callbackBackoffSeconds, up to CALLBACK_MAX_ATTEMPTS in its series (staff may start a new
+ * series: supplier-resend.ts), then the callback is failed. The suppliers.callbacks job runs this;
+ * `fetchFn` is for tests.
  */
 export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchFn?: typeof fetch } = {}): Promise<CallbackAttempt[]> {
   const send = opts.fetchFn ?? fetch;
   const claimed = await system(db, async (tx) => {
-    const due = await tx<{ id: number; attempt: number; supplierId: number; rid: string; outcome: OutcomeName; kind: RecordKind }[]>`
+    const due = await tx<{ id: number; attempt: number; series: number; inSeries: number; supplierId: number; rid: string; outcome: OutcomeName; kind: RecordKind }[]>`
       update supplier_outcomes o
       set callback_attempts = o.callback_attempts + 1, next_attempt_at = now() + make_interval(secs => ${CALLBACK_LEASE_SECONDS})
       where o.id in (
@@ -722,11 +745,12 @@ export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchF
             where p.kind = 'outcome' and p.callback_state = 'pending'
               and p.survey_run_id = d.survey_run_id and p.sample_supplier_id = d.sample_supplier_id and p.rid = d.rid))
         order by d.next_attempt_at, d.id limit ${opts.limit ?? 50} for update of d skip locked)
-      returning o.id::int as id, o.callback_attempts as attempt, o.sample_supplier_id as "supplierId", o.rid, o.outcome, o.kind`;
-    const out: { id: number; attempt: number; url: string | null }[] = [];
+      returning o.id::int as id, o.callback_attempts as attempt, o.callback_series as series, o.callback_attempts - o.callback_series_from as "inSeries",
+                o.sample_supplier_id as "supplierId", o.rid, o.outcome, o.kind`;
+    const out: { id: number; attempt: number; series: number; inSeries: number; url: string | null }[] = [];
     for (const d of due) {
       const s = await row(tx, d.supplierId);
-      out.push({ id: d.id, attempt: d.attempt, url: s ? await callbackLink(s, d.rid, d.outcome, d.kind) : null });
+      out.push({ id: d.id, attempt: d.attempt, series: d.series, inSeries: d.inSeries, url: s ? await callbackLink(s, d.rid, d.outcome, d.kind) : null });
     }
     return out;
   });
@@ -751,11 +775,11 @@ export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchF
     const delivered = answer === "delivered";
     await system(db, async (tx) => {
       await tx`
-        insert into supplier_callback_attempts (supplier_outcome_id, attempt, url, started_at, http_status, error)
-        values (${c.id}, ${c.attempt}, ${c.url}, ${startedAt}, ${httpStatus}, ${error})`;
+        insert into supplier_callback_attempts (supplier_outcome_id, attempt, series, url, started_at, http_status, error)
+        values (${c.id}, ${c.attempt}, ${c.series}, ${c.url}, ${startedAt}, ${httpStatus}, ${error})`;
       if (delivered) await tx`update supplier_outcomes set callback_state = 'delivered', delivered_at = now(), next_attempt_at = null where id = ${c.id}`;
-      else if (answer === "failed" || c.attempt >= CALLBACK_MAX_ATTEMPTS) await tx`update supplier_outcomes set callback_state = 'failed', next_attempt_at = null where id = ${c.id}`;
-      else await tx`update supplier_outcomes set next_attempt_at = now() + make_interval(secs => ${callbackBackoffSeconds(c.attempt)}) where id = ${c.id}`;
+      else if (answer === "failed" || c.inSeries >= CALLBACK_MAX_ATTEMPTS) await tx`update supplier_outcomes set callback_state = 'failed', next_attempt_at = null where id = ${c.id}`;
+      else await tx`update supplier_outcomes set next_attempt_at = now() + make_interval(secs => ${callbackBackoffSeconds(c.inSeries)}) where id = ${c.id}`;
     });
     attempts.push({ supplierOutcomeId: c.id, attempt: c.attempt, url: c.url, httpStatus, error, delivered });
   }
@@ -773,7 +797,9 @@ export interface SupplierCallback {
   state: "pending" | "delivered" | "failed";
   nextAttemptAt: string | null;
   deliveredAt: string | null;
-  attempts: { attempt: number; url: string; startedAt: string; finishedAt: string; httpStatus: number | null; error: string | null }[];
+  /** 1, and one more each time staff sent it again (a fresh series of attempts). */
+  series: number;
+  attempts: { attempt: number; series: number; url: string; startedAt: string; finishedAt: string; httpStatus: number | null; error: string | null }[];
 }
 
 /** SupplierCallbacks: the run's callbacks with every attempt (staff). */
@@ -783,8 +809,8 @@ export async function supplierCallbacks(db: Db, runId: number): Promise<Supplier
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     return tx<SupplierCallback[]>`
       select o.id::int as id, o.rid, o.kind, o.outcome, o.reason, to_json(o.decided_at)#>>'{}' as "decidedAt", o.callback_state as state,
-             to_json(o.next_attempt_at)#>>'{}' as "nextAttemptAt", to_json(o.delivered_at)#>>'{}' as "deliveredAt",
-             coalesce((select json_agg(json_build_object('attempt', a.attempt, 'url', a.url, 'startedAt', to_json(a.started_at)#>>'{}',
+             to_json(o.next_attempt_at)#>>'{}' as "nextAttemptAt", to_json(o.delivered_at)#>>'{}' as "deliveredAt", o.callback_series as series,
+             coalesce((select json_agg(json_build_object('attempt', a.attempt, 'series', a.series, 'url', a.url, 'startedAt', to_json(a.started_at)#>>'{}',
                                                         'finishedAt', to_json(a.finished_at)#>>'{}', 'httpStatus', a.http_status, 'error', a.error) order by a.attempt)
                        from supplier_callback_attempts a where a.supplier_outcome_id = o.id), '[]'::json) as attempts
       from supplier_outcomes o
@@ -810,7 +836,18 @@ export async function reconciliationCsv(db: Db, runId: number): Promise<string> 
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     // Sessions that ended before outcomes were recorded get theirs now (idempotent).
     await recordOutcomes(tx, runId);
-    type Row = { rid: string; outcome: OutcomeName | null; start: string; end: string | null; flags: string[] | null; supplier: string; callback: string | null; reported: OutcomeName | null; reversedAt: string | null; reversal: string | null };
+    type Row = {
+      rid: string;
+      outcome: OutcomeName | null;
+      start: string;
+      end: string | null;
+      flags: string[] | null;
+      supplier: string;
+      callback: string | null;
+      reported: OutcomeName | null;
+      reversedAt: string | null;
+      reversal: string | null;
+    };
     const rows = await tx<Row[]>`
       select o.rid, coalesce(r.outcome, o.outcome) as outcome, to_json(coalesce(s.started_at, o.decided_at))#>>'{}' as start, to_json(o.decided_at)#>>'{}' as "end",
              s.quality_flags as flags, p.name as supplier, o.callback_state as callback, coalesce(s.started_at, o.decided_at) as at,
@@ -828,7 +865,22 @@ export async function reconciliationCsv(db: Db, runId: number): Promise<string> 
     const state = (v: string | null) => (v === null || v === "none" ? "" : v);
     const time = (v: string | null) => (v ? new Date(v).toISOString() : "");
     for (const r of rows) {
-      lines.push([r.rid, r.outcome ?? "in-progress", time(r.start), time(r.end), (r.flags ?? []).join(";"), r.supplier, state(r.callback), r.reported ?? "", time(r.reversedAt), r.reversedAt ? state(r.reversal) : ""].map(csvCell).join(","));
+      lines.push(
+        [
+          r.rid,
+          r.outcome ?? "in-progress",
+          time(r.start),
+          time(r.end),
+          (r.flags ?? []).join(";"),
+          r.supplier,
+          state(r.callback),
+          r.reported ?? "",
+          time(r.reversedAt),
+          r.reversedAt ? state(r.reversal) : "",
+        ]
+          .map(csvCell)
+          .join(","),
+      );
     }
     return `${lines.join("\r\n")}\r\n`;
   });

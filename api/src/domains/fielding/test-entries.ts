@@ -59,10 +59,7 @@ export async function startTestSession(tx: Tx, run: Run, entry: SupplierEntry): 
 /** The run's test session with this respondent id, if it is one. */
 async function testSession(tx: Tx, runId: number, respondentId: string, lock = false): Promise<TestSession | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(respondentId)) return undefined;
-  const [s] = await tx.unsafe<TestSession[]>(
-    `select ${COLUMNS} from survey_test_sessions where survey_run_id = $1 and respondent_uuid = $2::uuid ${lock ? "for update" : ""}`,
-    [runId, respondentId],
-  );
+  const [s] = await tx.unsafe<TestSession[]>(`select ${COLUMNS} from survey_test_sessions where survey_run_id = $1 and respondent_uuid = $2::uuid ${lock ? "for update" : ""}`, [runId, respondentId]);
   return s;
 }
 

@@ -34,9 +34,7 @@ export const ResolvedFlag = z
     id: z.number().int(),
     ff: z.string().describe("The flag's key, e.g. MarketReach"),
     isEnabled: z.boolean(),
-    source: z
-      .enum(["global", "client", "ideally"])
-      .describe("What decided: the global switch, the client's ClientFeatures override, or the Ideally switch (staff only)"),
+    source: z.enum(["global", "client", "ideally"]).describe("What decided: the global switch, the client's ClientFeatures override, or the Ideally switch (staff only)"),
   })
   .openapi("ResolvedFeatureFlag");
 

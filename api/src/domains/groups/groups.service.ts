@@ -34,10 +34,7 @@ export interface Group {
 }
 
 async function group(tx: Tx, id: number, lock = false): Promise<Group> {
-  const [g] = await tx.unsafe<Group[]>(
-    `select id, client_id as "clientId", name, active_version_id as "activeVersionId" from project_groups where id = $1 ${lock ? "for update" : ""}`,
-    [id],
-  );
+  const [g] = await tx.unsafe<Group[]>(`select id, client_id as "clientId", name, active_version_id as "activeVersionId" from project_groups where id = $1 ${lock ? "for update" : ""}`, [id]);
   if (!g) throw new ApiError("NotFound", `No project group ${id}`);
   return g;
 }
@@ -127,7 +124,9 @@ async function matchSessions(tx: Tx, projectIds: number[], d: SegmentDefinition)
     }
   }
   const conds = [
-    ...[...groups.values()].map((ids) => tx`and exists (select 1 from responses r where r.project_id = p.project_id and r.survey_session_id = p.survey_session_id and r.system_question_option_id = any(${ids}::int[]))`),
+    ...[...groups.values()].map(
+      (ids) => tx`and exists (select 1 from responses r where r.project_id = p.project_id and r.survey_session_id = p.survey_session_id and r.system_question_option_id = any(${ids}::int[]))`,
+    ),
     ...(d.answers ?? []).map(
       (a) => tx`and exists (select 1 from responses r join questions q on q.id = r.question_id join question_options o on o.id = r.question_option_id
                             where r.project_id = p.project_id and r.survey_session_id = p.survey_session_id
@@ -222,7 +221,7 @@ export async function bulkUpdateSegments(db: Db, ctx: RequestCtx, patches: Segme
           color = case when ${p.color !== undefined} then ${p.color ?? null} else color end,
           sort_order = coalesce(${p.sortOrder ?? null}, sort_order),
           is_category_segment = coalesce(${p.isCategorySegment ?? null}, is_category_segment),
-          definition = case when ${p.definition !== undefined} then ${jsonParam(tx, (p.definition ?? {}))} else definition end,
+          definition = case when ${p.definition !== undefined} then ${jsonParam(tx, p.definition ?? {})} else definition end,
           updated_at = now()
         where id = ${p.id}`;
     }
@@ -275,7 +274,11 @@ export async function segmentCounts(db: Db, ctx: RequestCtx, groupId: number, fi
     return {
       projectGroupId: g.id,
       breakdownBy,
-      segments: segments.map((s) => ({ projectGroupSegmentId: s.id, name: s.name, rows: rows.filter((r) => r.projectGroupSegmentId === s.id).map(({ breakdownOptionId, count, weight }) => ({ breakdownOptionId, count, weight })) })),
+      segments: segments.map((s) => ({
+        projectGroupSegmentId: s.id,
+        name: s.name,
+        rows: rows.filter((r) => r.projectGroupSegmentId === s.id).map(({ breakdownOptionId, count, weight }) => ({ breakdownOptionId, count, weight })),
+      })),
     };
   });
 }
@@ -332,9 +335,7 @@ export async function qualResultsGroup(db: Db, ctx: RequestCtx, groupId: number,
       projectGroupId: groupId,
       confidence,
       projectIds: ids,
-      measures: titles
-        .filter((t) => all.has(t.id))
-        .map((t) => ({ standardQuestionId: t.id, title: t.title, group: all.get(t.id)![0]!, projects: byProject.get(t.id)!.map(rename) })),
+      measures: titles.filter((t) => all.has(t.id)).map((t) => ({ standardQuestionId: t.id, title: t.title, group: all.get(t.id)![0]!, projects: byProject.get(t.id)!.map(rename) })),
     };
   });
 }
@@ -377,10 +378,14 @@ export async function verbatimGroup(db: Db, ctx: RequestCtx, groupId: number, qu
 
 /** ProjectGroups Templates: the client's usage-and-attitude seed projects (framework 3998), to start a group from. */
 export async function templates(db: Db, ctx: RequestCtx) {
-  return enterTenant(db, ctx, (tx) => tx<{ projectId: number; projectName: string; clientId: number; projectGroupVersionId: number | null; questions: number }[]>`
+  return enterTenant(
+    db,
+    ctx,
+    (tx) => tx<{ projectId: number; projectName: string; clientId: number; projectGroupVersionId: number | null; questions: number }[]>`
     select p.id as "projectId", p.project_name as "projectName", p.client_id as "clientId", p.project_group_version_id as "projectGroupVersionId",
            (select count(*)::int from project_questions pq where pq.project_id = p.id and pq.deleted_at is null) as questions
-    from projects p where p.framework_id = 3998 and p.deleted_at is null order by p.id desc`);
+    from projects p where p.framework_id = 3998 and p.deleted_at is null order by p.id desc`,
+  );
 }
 
 /** ProjectGroups Benchmarks: the norms of the group's newest project (every type but its own group's tests). */

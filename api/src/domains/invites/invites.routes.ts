@@ -56,7 +56,10 @@ export const LinkLanding = z
   .openapi("LinkLanding");
 
 const keyParam = z.object({
-  key: z.string().regex(/^-?\d+$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: "Users key" }),
+  key: z
+    .string()
+    .regex(/^-?\d+$/, "must be an integer")
+    .openapi({ param: { name: "key", in: "path" }, description: "Users key" }),
 });
 
 /**
@@ -226,9 +229,7 @@ function registerAcceptShare(app: App, deps: AppDeps): void {
       tags: ["LinkInvites"],
       operationId: "LinkInvites_AcceptShare",
       summary: "Accept a share link: the project becomes readable to the signed-in person",
-      description:
-        "Makes (or keeps) a ProjectShares row for the caller and the link's project. Refused when the link expired, " +
-        "or when it was made for another email address.",
+      description: "Makes (or keeps) a ProjectShares row for the caller and the link's project. Refused when the link expired, " + "or when it was made for another email address.",
       request: {
         body: {
           required: true,
@@ -240,9 +241,7 @@ function registerAcceptShare(app: App, deps: AppDeps): void {
           description: "Shared",
           content: {
             "application/json": {
-              schema: z
-                .object({ projectShareId: z.number().int(), projectId: z.number().int(), clientId: z.number().int().describe("The sharing client") })
-                .openapi("AcceptedShare"),
+              schema: z.object({ projectShareId: z.number().int(), projectId: z.number().int(), clientId: z.number().int().describe("The sharing client") }).openapi("AcceptedShare"),
             },
           },
         },

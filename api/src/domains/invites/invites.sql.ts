@@ -43,10 +43,7 @@ export async function clientName(tx: Tx, clientId: number): Promise<string | und
 }
 
 /** A new person, invited: no password until they accept. Null when the email was taken meanwhile. */
-export async function insertInvitedUser(
-  tx: Tx,
-  u: { email: string; firstName: string | null; lastName: string | null; clientId: number },
-): Promise<number | undefined> {
+export async function insertInvitedUser(tx: Tx, u: { email: string; firstName: string | null; lastName: string | null; clientId: number }): Promise<number | undefined> {
   const [r] = await tx<{ id: number }[]>`
     insert into users (email, first_name, last_name, invited_at, default_client_id)
     values (${u.email}, ${u.firstName}, ${u.lastName}, now(), ${u.clientId})
@@ -88,10 +85,7 @@ export async function addUnconfirmedIdentity(tx: Tx, userId: number, email: stri
  * GetInvite answers. Its identifier is not the secret; the emailed token is (account_tokens).
  * An existing pending invite of the client for the email is renewed rather than duplicated.
  */
-export async function upsertTeamInviteLink(
-  tx: Tx,
-  l: { clientId: number; email: string; roleId: number; invitedByUserId: number; ttlSeconds: number },
-): Promise<number> {
+export async function upsertTeamInviteLink(tx: Tx, l: { clientId: number; email: string; roleId: number; invitedByUserId: number; ttlSeconds: number }): Promise<number> {
   const [renewed] = await tx<{ id: number }[]>`
     update link_invites
        set expires_at = now() + make_interval(secs => ${l.ttlSeconds}), role_id = ${l.roleId}, invited_by_user_id = ${l.invitedByUserId}
@@ -109,10 +103,7 @@ export async function upsertTeamInviteLink(
 }
 
 /** The person's invitation to the client, waiting for them (an existing account is invited, not added). */
-export async function upsertPendingMembership(
-  tx: Tx,
-  m: { clientId: number; userId: number; roleId: number; invitedByUserId: number; linkInviteId: number; ttlSeconds: number },
-): Promise<Date> {
+export async function upsertPendingMembership(tx: Tx, m: { clientId: number; userId: number; roleId: number; invitedByUserId: number; linkInviteId: number; ttlSeconds: number }): Promise<Date> {
   const [r] = await tx<{ expiresAt: Date }[]>`
     insert into pending_memberships (client_id, user_id, role_id, invited_by_user_id, link_invite_id, expires_at)
     values (${m.clientId}, ${m.userId}, ${m.roleId}, ${m.invitedByUserId}, ${m.linkInviteId}, now() + make_interval(secs => ${m.ttlSeconds}))
@@ -233,10 +224,7 @@ export async function shareLinkById(sql: Sql, id: number): Promise<ShareLink | u
 }
 
 /** The project share a link grants: one per project and email, updated when used again. */
-export async function upsertProjectShare(
-  tx: Tx,
-  s: { clientId: number; projectId: number; userId: number; email: string; sharedByUserId: number | null; linkInviteId: number },
-): Promise<number> {
+export async function upsertProjectShare(tx: Tx, s: { clientId: number; projectId: number; userId: number; email: string; sharedByUserId: number | null; linkInviteId: number }): Promise<number> {
   const [r] = await tx<{ id: number }[]>`
     insert into project_shares (client_id, project_id, user_id, email, shared_by_user_id, link_invite_id, accepted_at)
     values (${s.clientId}, ${s.projectId}, ${s.userId}, ${s.email}, ${s.sharedByUserId}, ${s.linkInviteId}, now())

@@ -128,7 +128,10 @@ function crossedFactor(x: Crossing, shareOf: (sq: number, o: number) => { share:
     kind: "crossed",
     systemQuestionIds: [x.firstQuestionId, x.secondQuestionId],
     optionIds: [...new Set(x.cells.flatMap((c) => [c.firstOptionId, c.secondOptionId]))],
-    share: Math.min(1, cellShares.reduce((s, c) => s + c.share, 0)),
+    share: Math.min(
+      1,
+      cellShares.reduce((s, c) => s + c.share, 0),
+    ),
     cellShares,
     basis: combineBasis(bases),
   };
@@ -149,7 +152,11 @@ export async function estimateRegions(
 ): Promise<Omit<IncidenceEstimate, "projectId">> {
   const questionIds = [...new Set([...targets.map((t) => t.systemQuestionId), ...crossed.flatMap((c) => [c.firstQuestionId, c.secondQuestionId])])];
   const census = await q.censusShares(tx, [...new Set([...targets.map((t) => t.optionId), ...crossed.flatMap((c) => [c.firstOptionId, c.secondOptionId])])]);
-  const answers = await q.systemAnswerCounts(tx, questionIds, regions.map((r) => r.regionId));
+  const answers = await q.systemAnswerCounts(
+    tx,
+    questionIds,
+    regions.map((r) => r.regionId),
+  );
   const optionCounts = await q.systemOptionCounts(tx, questionIds);
 
   const out: RegionIncidence[] = regions.map((r) => {
@@ -168,14 +175,19 @@ export async function estimateRegions(
     for (const sq of questionIds) {
       // A crossed question is screened by its crossing's cells (they lie within its targets).
       if (isCrossed(sq)) continue;
-      const opts = targets.filter(
-        (t) => t.systemQuestionId === sq && (t.regionId === null || t.regionId === r.regionId) && (t.optionRegionId === null || t.optionRegionId === r.regionId),
-      );
+      const opts = targets.filter((t) => t.systemQuestionId === sq && (t.regionId === null || t.regionId === r.regionId) && (t.optionRegionId === null || t.optionRegionId === r.regionId));
       if (!opts.length) continue;
       const each = [...new Set(opts.map((t) => t.optionId))].map((o) => ({ optionId: o, ...shareOf(sq, o) }));
       const optionShares = each.map(({ optionId, share }) => ({ optionId, share }));
       const share = optionShares.reduce((s, o) => s + o.share, 0);
-      factors.push({ kind: "demographic", systemQuestionId: sq, optionIds: optionShares.map((o) => o.optionId), share: Math.min(1, share), optionShares, basis: combineBasis(each.map((e) => e.basis)) });
+      factors.push({
+        kind: "demographic",
+        systemQuestionId: sq,
+        optionIds: optionShares.map((o) => o.optionId),
+        share: Math.min(1, share),
+        optionShares,
+        basis: combineBasis(each.map((e) => e.basis)),
+      });
     }
     factors.push(...crossings.map((x) => crossedFactor(x, shareOf)));
     factors.push(...screeners);
@@ -188,7 +200,6 @@ export async function estimateRegions(
   return { incidenceEstimate: clamp(completes / screened), regions: out };
 }
 
-
 const num = (n: number) => n.toLocaleString("en");
 const share = (x: number) => `${Number((x * 100).toFixed(x < 0.1 ? 1 : 0)).toString()}%`;
 
@@ -197,9 +208,7 @@ export function marketText(r: RegionIncidence): string {
   const need = `${r.regionName}: ${num(r.sampleSize)} completes`;
   if (r.panelReach === null || r.feasibleCompletes === null) return `${need} from the team's own list (customer panel): the panel's reach does not apply.`;
   const basis = `the panel reaches about ${num(r.panelReach)} people there in a field period and ${share(r.incidence)} are expected to qualify, so about ${num(r.feasibleCompletes)} completes can be delivered`;
-  return r.feasible
-    ? `${need}: ${basis}. Feasible.`
-    : `${need}: ${basis}. Not feasible: lower the completes to ${num(r.feasibleCompletes)} or fewer, or target less narrowly.`;
+  return r.feasible ? `${need}: ${basis}. Feasible.` : `${need}: ${basis}. Not feasible: lower the completes to ${num(r.feasibleCompletes)} or fewer, or target less narrowly.`;
 }
 
 /** A market the panel cannot fill in one field period: the completes ordered and those it can deliver. */
@@ -223,7 +232,5 @@ export function shortfallsOf(regions: readonly RegionIncidence[]): MarketShortfa
 
 /** "about 2 of 5,000 completes can be delivered in New Zealand; about 40 of 5,000 in Australia" */
 export function shortfallWords(markets: readonly MarketShortfall[]): string {
-  return markets
-    .map((m, i) => `about ${num(m.feasibleCompletes)} of ${num(m.sampleSize)}${i === 0 ? " completes can be delivered" : ""} in ${m.regionName}`)
-    .join("; ");
+  return markets.map((m, i) => `about ${num(m.feasibleCompletes)} of ${num(m.sampleSize)}${i === 0 ? " completes can be delivered" : ""} in ${m.regionName}`).join("; ");
 }

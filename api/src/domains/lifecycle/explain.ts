@@ -206,7 +206,16 @@ export function cellShortfalls(e: Pick<FeasibilityExplanation, "groups" | "cross
   ];
   return cells.flatMap(({ g, label, needed, deliverable, feasible }) =>
     feasible === false && needed !== null && deliverable !== null
-      ? [{ regionId: g.regionId, regionName: g.regionName, label, needed, deliverable, text: `${g.regionName}: the quota cell ${label} needs ${num(needed)} completes and about ${num(deliverable)} can be delivered.` }]
+      ? [
+          {
+            regionId: g.regionId,
+            regionName: g.regionName,
+            label,
+            needed,
+            deliverable,
+            text: `${g.regionName}: the quota cell ${label} needs ${num(needed)} completes and about ${num(deliverable)} can be delivered.`,
+          },
+        ]
       : [],
   );
 }
@@ -219,4 +228,3 @@ export async function explainProject(tx: Tx, projectId: number, est: Pick<Incide
   const targets = await loadQuotaTargets(tx, projectId);
   return explainFeasibility(est.regions, targets, targets.length ? await groupOptions(tx, targets) : [], await loadCrossedCells(tx, projectId));
 }
-

@@ -53,10 +53,22 @@ export async function feasibilityEstimate(db: Db, ctx: RequestCtx, input: Feasib
     for (const [i, t] of input.targets.entries()) {
       const o = opts.find((x) => x.id === t.systemQuestionOptionId);
       const at = (field: string, message: string) => errors.push({ path: `targets.${i}.${field}`, message });
-      if (!o) { at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`); continue; }
-      if (o.regionId !== null && !ids.includes(o.regionId)) { at("systemQuestionOptionId", `Option ${o.id} belongs to region ${o.regionId}, which the settings do not field in`); continue; }
-      if (t.regionId != null && !ids.includes(t.regionId)) { at("regionId", `Region ${t.regionId} is not one of the settings' regions`); continue; }
-      if (o.regionId !== null && t.regionId != null && t.regionId !== o.regionId) { at("regionId", `Option ${o.id} belongs to region ${o.regionId}, not ${t.regionId}`); continue; }
+      if (!o) {
+        at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`);
+        continue;
+      }
+      if (o.regionId !== null && !ids.includes(o.regionId)) {
+        at("systemQuestionOptionId", `Option ${o.id} belongs to region ${o.regionId}, which the settings do not field in`);
+        continue;
+      }
+      if (t.regionId != null && !ids.includes(t.regionId)) {
+        at("regionId", `Region ${t.regionId} is not one of the settings' regions`);
+        continue;
+      }
+      if (o.regionId !== null && t.regionId != null && t.regionId !== o.regionId) {
+        at("regionId", `Option ${o.id} belongs to region ${o.regionId}, not ${t.regionId}`);
+        continue;
+      }
       quota.push({
         groupKey: `s${o.systemQuestionId}`,
         groupName: o.groupName,

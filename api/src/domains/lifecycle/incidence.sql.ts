@@ -51,11 +51,7 @@ export async function censusShares(tx: Tx, optionIds: number[]): Promise<{ regio
  * Past answers to system questions in the regions, as far as the request sees them (its own
  * clients' respondents): respondents per (region, question) and per option.
  */
-export async function systemAnswerCounts(
-  tx: Tx,
-  questionIds: number[],
-  regionIds: number[],
-): Promise<{ regionId: number; systemQuestionId: number; optionId: number | null; respondents: number }[]> {
+export async function systemAnswerCounts(tx: Tx, questionIds: number[], regionIds: number[]): Promise<{ regionId: number; systemQuestionId: number; optionId: number | null; respondents: number }[]> {
   if (!questionIds.length || !regionIds.length) return [];
   return tx`
     select region_id as "regionId", system_question_id as "systemQuestionId", system_question_option_id as "optionId",
@@ -116,11 +112,7 @@ export async function screenerQuestions(tx: Tx, projectId: number): Promise<Scre
 }
 
 /** Respondents who answered a question, and those who gave one of the options, from past answers. */
-export async function questionAnswerCounts(
-  tx: Tx,
-  questionId: number,
-  optionIds: number[],
-): Promise<{ answered: number; qualified: number }> {
+export async function questionAnswerCounts(tx: Tx, questionId: number, optionIds: number[]): Promise<{ answered: number; qualified: number }> {
   const [r] = await tx<{ answered: number; qualified: number }[]>`
     select count(distinct survey_session_id)::int as answered,
            count(distinct survey_session_id) filter (where question_option_id = any(${optionIds}::int[]))::int as qualified

@@ -18,9 +18,9 @@ export const ProjectKeyParams = z.object({
 
 export const projectKeyOf = (c: { req: { valid(target: "param"): { key: string } } }) => Number(c.req.valid("param").key);
 
-export const StatusCodeSchema = z.union(STATUS_CODES.map((s) => z.literal(s))).describe(
-  "A project status code: 0 Draft, 50 Awaiting Approval, 100 Submitted, 200 Reviewing Questions, 300 Awaiting Survey, 400 Processing results, 800 Completed Wave, 900 Complete, 950 Demo",
-);
+export const StatusCodeSchema = z
+  .union(STATUS_CODES.map((s) => z.literal(s)))
+  .describe("A project status code: 0 Draft, 50 Awaiting Approval, 100 Submitted, 200 Reviewing Questions, 300 Awaiting Survey, 400 Processing results, 800 Completed Wave, 900 Complete, 950 Demo");
 
 export const Shortfall = z
   .object({
@@ -97,12 +97,9 @@ export const Readiness = z
   })
   .openapi("ProjectReadiness");
 
-
 export const Decline = z.strictObject({ reason: z.string().trim().min(1).max(2000).describe("Why: sent to the submitter") }).openapi("DeclineProject");
 export const Move = z.strictObject({ clientId: z.number().int().positive().describe("The team to move the project to (same enterprise)") }).openapi("MoveProject");
-export const Duplicate = z
-  .strictObject({ projectName: z.string().trim().min(1).max(200).optional().describe("The copy's name; default '{name} (copy)'") })
-  .openapi("DuplicateProject");
+export const Duplicate = z.strictObject({ projectName: z.string().trim().min(1).max(200).optional().describe("The copy's name; default '{name} (copy)'") }).openapi("DuplicateProject");
 export const DuplicateResult = z
   .object({
     id: z.number().int().describe("The new project"),
@@ -166,7 +163,10 @@ export const Factor = z.object({
   questionId: z.number().int().optional(),
   optionIds: z.array(z.number().int()),
   share: z.number(),
-  optionShares: z.array(z.object({ optionId: z.number().int(), share: z.number() })).optional().describe("A demographic factor's share per targeted answer"),
+  optionShares: z
+    .array(z.object({ optionId: z.number().int(), share: z.number() }))
+    .optional()
+    .describe("A demographic factor's share per targeted answer"),
   systemQuestionIds: z.array(z.number().int()).optional().describe("A crossed factor's two questions, the lower id first"),
   cellShares: z
     .array(z.object({ optionIds: z.array(z.number().int()), share: z.number() }))
@@ -176,7 +176,11 @@ export const Factor = z.object({
 });
 export const Explanation = z
   .object({
-    feasible: z.boolean().describe("Every quota group can be met, each of its cells (of one question or crossed) within what its market can deliver, and no market is known to fall short: Submit takes the design without acceptShortfall"),
+    feasible: z
+      .boolean()
+      .describe(
+        "Every quota group can be met, each of its cells (of one question or crossed) within what its market can deliver, and no market is known to fall short: Submit takes the design without acceptShortfall",
+      ),
     quotasOk: z.boolean().describe("false: a group no run can fill (ChangeTargets and Submit refuse it, naming the group)"),
     markets: z.array(
       z.object({
@@ -203,7 +207,9 @@ export const Explanation = z
               .number()
               .int()
               .nullable()
-              .describe("The completes the panel can deliver in the cell in a field period: floor(the market's feasibleCompletes × the answer's share ÷ the group's share), from the incidence estimate's factor; null where it has none (a customer panel, a screener, a group open to its other answers)"),
+              .describe(
+                "The completes the panel can deliver in the cell in a field period: floor(the market's feasibleCompletes × the answer's share ÷ the group's share), from the incidence estimate's factor; null where it has none (a customer panel, a screener, a group open to its other answers)",
+              ),
             feasible: z.boolean().nullable().describe("needed <= deliverable (null: unknown)"),
           }),
         ),

@@ -119,12 +119,7 @@ function result(s: Step, to: number, extra: Partial<LifecycleResult> = {}): Life
   };
 }
 
-async function notify(
-  s: Step,
-  userId: number,
-  event: LifecycleNotification,
-  n: { title: string; body: string; url: string; data?: Record<string, unknown> },
-): Promise<void> {
+async function notify(s: Step, userId: number, event: LifecycleNotification, n: { title: string; body: string; url: string; data?: Record<string, unknown> }): Promise<void> {
   await raise(s.tx, {
     userId,
     clientId: s.p.clientId,
@@ -460,10 +455,7 @@ export async function removeFromSurveyRun(db: Db, ctx: RequestCtx, input: Projec
  * 400 when a run launches): the same row update, StatusChanged log and ProjectUpdated event as the
  * lifecycle actions. The caller holds the project's lock and has checked its own precondition.
  */
-export async function recordStatusChange(
-  tx: Tx,
-  e: { projectId: number; clientId: number; from: number; to: number; actorId: number; action: string },
-): Promise<void> {
+export async function recordStatusChange(tx: Tx, e: { projectId: number; clientId: number; from: number; to: number; actorId: number; action: string }): Promise<void> {
   await q.setStatus(tx, e.projectId, e.to);
   await q.logEvent(tx, { clientId: e.clientId, userId: e.actorId, projectId: e.projectId, event: "StatusChanged", data: { from: e.from, to: e.to, action: e.action } });
   await projectUpdated(tx, e.clientId, { projectId: e.projectId, statusCode: e.to, previousStatusCode: e.from, action: e.action });

@@ -60,10 +60,7 @@ export async function setStatus(tx: Tx, id: number, to: number, stamp?: StatusSt
     where id = ${id}`;
 }
 
-export async function logEvent(
-  tx: Tx,
-  e: { clientId: number; userId: number; projectId: number; event: string; data: Record<string, unknown> },
-): Promise<void> {
+export async function logEvent(tx: Tx, e: { clientId: number; userId: number; projectId: number; event: string; data: Record<string, unknown> }): Promise<void> {
   await tx`
     insert into data_events_log (client_id, user_id, entity_type, entity_id, event, project_id, data)
     values (${e.clientId}, ${e.userId}, 'Project', ${e.projectId}, ${e.event}, ${e.projectId}, ${jsonParam(tx, e.data)})`;

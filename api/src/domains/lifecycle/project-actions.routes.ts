@@ -11,7 +11,30 @@ import { duplicate } from "./duplicate.service.ts";
 import { generateQuestionIr } from "./incidence.service.ts";
 import { feasibilityEstimate, incidenceEstimateExplained } from "./feasibility.ts";
 import { CrossedQuotaCell } from "../projects/schemas.ts";
-import { tags, ProjectKeyParams, projectKeyOf, Readiness, Move, Duplicate, DuplicateResult, Owner, OwnerResult, GroupTags, GroupTagsResult, RemoveFromRun, RemoveFromRunResult, ResyncResult, MoveResult, AdminEdit, AdminEditResult, IncidenceResult, QuestionIrResult, action, actionWithBody, projectIdOf } from "./lifecycle.schemas.ts";
+import {
+  tags,
+  ProjectKeyParams,
+  projectKeyOf,
+  Readiness,
+  Move,
+  Duplicate,
+  DuplicateResult,
+  Owner,
+  OwnerResult,
+  GroupTags,
+  GroupTagsResult,
+  RemoveFromRun,
+  RemoveFromRunResult,
+  ResyncResult,
+  MoveResult,
+  AdminEdit,
+  AdminEditResult,
+  IncidenceResult,
+  QuestionIrResult,
+  action,
+  actionWithBody,
+  projectIdOf,
+} from "./lifecycle.schemas.ts";
 
 /** Move, Duplicate, AdminEdit and UpdateProjectOwner. */
 export function registerMoveAndEdits(app: App, deps: AppDeps): void {

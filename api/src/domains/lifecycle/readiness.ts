@@ -87,11 +87,22 @@ export async function readinessProblems(tx: Tx, p: { id: number; projectTypeId: 
   }
   if (f.priceCurrencies.length) {
     if (f.currencies.length > 1) {
-      out.push({ code: "priceSensitivity.currencyCode", message: `Price questions are asked in one currency, but the markets use ${f.currencies.join(" and ")}: choose markets with one currency or remove price sensitivity.`, tab: "markets", blocking: true });
+      out.push({
+        code: "priceSensitivity.currencyCode",
+        message: `Price questions are asked in one currency, but the markets use ${f.currencies.join(" and ")}: choose markets with one currency or remove price sensitivity.`,
+        tab: "markets",
+        blocking: true,
+      });
     } else if (f.currencies.length === 1 && f.priceCurrencies.some((c) => c !== f.currencies[0])) {
-      out.push({ code: "priceSensitivity.currencyCode", message: `Price questions were set up in ${f.priceCurrencies.join(" and ")} but the markets use ${f.currencies[0]}: save price sensitivity again.`, tab: "add-ons", blocking: true });
+      out.push({
+        code: "priceSensitivity.currencyCode",
+        message: `Price questions were set up in ${f.priceCurrencies.join(" and ")} but the markets use ${f.currencies[0]}: save price sensitivity again.`,
+        tab: "add-ons",
+        blocking: true,
+      });
     }
-    if (f.priceOnMissingOptions > 0) out.push({ code: "priceSensitivity.testOptions", message: "Price sensitivity names a test option that was removed: save price sensitivity again.", tab: "add-ons", blocking: true });
+    if (f.priceOnMissingOptions > 0)
+      out.push({ code: "priceSensitivity.testOptions", message: "Price sensitivity names a test option that was removed: save price sensitivity again.", tab: "add-ons", blocking: true });
   }
   if (opts.quotas && f.regions > 0) {
     for (const q of await projectQuotaProblems(tx, p.id)) out.push({ code: "quotas", message: q.message, tab: "markets", blocking: true });
@@ -131,8 +142,7 @@ export const shortfallWords = (markets: readonly MarketShortfall[], cells: reado
   [...(markets.length ? [marketShortfallWords(markets)] : []), ...cells.map(cellShortfallWords)].join("; ");
 
 /** What buying a design that falls short means: the field period and the refund rule. */
-export const shortfallTerms = (days: number) =>
-  `Each run fields for ${days} day${days === 1 ? "" : "s"} from its launch, then closes with the completes it has; ${SHORTFALL_REFUND_RULE}.`;
+export const shortfallTerms = (days: number) => `Each run fields for ${days} day${days === 1 ? "" : "s"} from its launch, then closes with the completes it has; ${SHORTFALL_REFUND_RULE}.`;
 
 /**
  * ReadinessCheck's list: the blocking problems with quota feasibility, then one non-blocking

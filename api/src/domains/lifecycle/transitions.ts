@@ -56,8 +56,7 @@ export type Row = Readonly<Record<StatusCode, Cell | null>>;
 
 const no = null;
 const stays = (s: StatusCode, when?: string): Cell => (when ? { to: [s], when } : { to: [s] });
-const row = (f: (s: StatusCode) => Cell | null): Row =>
-  Object.fromEntries(STATUS_CODES.map((s) => [s, f(s)])) as Row;
+const row = (f: (s: StatusCode) => Cell | null): Row => Object.fromEntries(STATUS_CODES.map((s) => [s, f(s)])) as Row;
 
 /** Before fielding: the statuses SuperApprove skips and IncidenceEstimate may still change. */
 const PRE_SURVEY: readonly StatusCode[] = [0, 50, 100, 200];
@@ -82,9 +81,7 @@ export const TRANSITIONS: Readonly<Record<Action, Row>> = {
           : no,
   ),
   SuperApprove: row((s) =>
-    PRE_SURVEY.includes(s)
-      ? { to: [300], when: s === 0 ? "a super admin submits and approves at once: charges the first wave like Submit" : "a super admin skips the remaining approvals" }
-      : no,
+    PRE_SURVEY.includes(s) ? { to: [300], when: s === 0 ? "a super admin submits and approves at once: charges the first wave like Submit" : "a super admin skips the remaining approvals" } : no,
   ),
   Decline: row((s) =>
     s === 50
@@ -94,9 +91,7 @@ export const TRANSITIONS: Readonly<Record<Action, Row>> = {
         : no,
   ),
   CloseProjectSurvey: row((s) =>
-    s === 400 || s === 800
-      ? { to: [800, 900], when: "800 while later waves remain scheduled, 900 otherwise; settles the run's pending charges (30 -> 40); ResultsReady" }
-      : no,
+    s === 400 || s === 800 ? { to: [800, 900], when: "800 while later waves remain scheduled, 900 otherwise; settles the run's pending charges (30 -> 40); ResultsReady" } : no,
   ),
   StopProjectScheduling: row((s) =>
     s === 300
@@ -116,17 +111,9 @@ export const TRANSITIONS: Readonly<Record<Action, Row>> = {
   IncidenceEstimate: row((s) => (PRE_SURVEY.includes(s) || s === 300 ? stays(s) : no)),
   GenerateQuestionIr: row((s) => stays(s)),
   ResyncScheduledProject: row((s) =>
-    s === 100 || s === 200 || s === 300 || s === 400 || s === 800
-      ? stays(s, "unrun waves are re-dated from the schedule settings and re-priced at today's cost")
-      : no,
+    s === 100 || s === 200 || s === 300 || s === 400 || s === 800 ? stays(s, "unrun waves are re-dated from the schedule settings and re-priced at today's cost") : no,
   ),
-  RemoveFromSurveyRun: row((s) =>
-    s === 300 || s === 800
-      ? stays(s)
-      : s === 400
-        ? { to: [300, 400], when: "300 when no other run carries the project, else it stays" }
-        : no,
-  ),
+  RemoveFromSurveyRun: row((s) => (s === 300 || s === 800 ? stays(s) : s === 400 ? { to: [300, 400], when: "300 when no other run carries the project, else it stays" } : no)),
 };
 
 export function statusName(code: number): string {
@@ -149,10 +136,7 @@ export function allowedActions(status: number): Action[] {
 /** The 409 message for a refused action: names the current status and what is allowed from it. */
 export function refusalMessage(action: Action, projectId: number, status: number): string {
   const allowed = allowedActions(status);
-  return (
-    `Cannot ${action} project ${projectId}: it is ${status} ${statusName(status)}. ` +
-    `Allowed from ${statusName(status)}: ${allowed.length ? allowed.join(", ") : "none"}.`
-  );
+  return `Cannot ${action} project ${projectId}: it is ${status} ${statusName(status)}. ` + `Allowed from ${statusName(status)}: ${allowed.length ? allowed.join(", ") : "none"}.`;
 }
 
 // ---- the document ----

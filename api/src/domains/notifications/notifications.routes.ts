@@ -45,9 +45,7 @@ const AllQuery = z.object({
     .min(0)
     .max(2_147_483_647)
     .optional()
-    .describe(
-      "Catch-up after a websocket reconnect: only notifications with a larger id than this (the largest notificationId the client has seen). Events are hints; this list is the record",
-    ),
+    .describe("Catch-up after a websocket reconnect: only notifications with a larger id than this (the largest notificationId the client has seen). Events are hints; this list is the record"),
 });
 
 const MarkAsRead = z
@@ -56,9 +54,7 @@ const MarkAsRead = z
     z.strictObject({ all: z.literal(true).describe("Every unread notification of the caller") }),
   ])
   .openapi("MarkNotificationsAsRead");
-const MarkAsReadResult = z
-  .object({ markedIds: z.array(z.number().int()).describe("The notifications this call marked read"), unreadCount: z.number().int() })
-  .openapi("MarkNotificationsAsReadResult");
+const MarkAsReadResult = z.object({ markedIds: z.array(z.number().int()).describe("The notifications this call marked read"), unreadCount: z.number().int() }).openapi("MarkNotificationsAsReadResult");
 
 const Send = z
   .strictObject({

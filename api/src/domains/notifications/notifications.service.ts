@@ -110,9 +110,7 @@ export async function send(db: Db, ctx: RequestCtx, input: SendInput): Promise<q
     if (!(await q.userExists(tx, input.userId))) throw new ApiError("NotFound", `Users(${input.userId}) not found`);
     const t = await q.typeById(tx, input.notificationTypeId);
     if (!t || !isEvent(t.name)) {
-      throw new ApiError("ValidationError", `No notification type ${input.notificationTypeId}`, undefined, [
-        { path: "notificationTypeId", message: "Not a NotificationTypes id" },
-      ]);
+      throw new ApiError("ValidationError", `No notification type ${input.notificationTypeId}`, undefined, [{ path: "notificationTypeId", message: "Not a NotificationTypes id" }]);
     }
     const id = await raise(tx, {
       userId: input.userId,

@@ -110,4 +110,4 @@ export function dbError(what: string) {
 }
 
 /** Distinct values, in first-seen order. */
-export const unique = <T,>(xs: readonly T[]): T[] => [...new Set(xs)];
+export const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];

@@ -82,7 +82,13 @@ function registerUploadUrls(app: App, deps: AppDeps): void {
 
 /** The signed upload and download of a file's bytes. */
 function registerFileTransfer(app: App, deps: AppDeps): void {
-  const token = z.object({ token: z.string().min(1).max(4096).openapi({ param: { name: "token", in: "query" }, description: "The signed token of the URL" }) });
+  const token = z.object({
+    token: z
+      .string()
+      .min(1)
+      .max(4096)
+      .openapi({ param: { name: "token", in: "query" }, description: "The signed token of the URL" }),
+  });
   const binary = Object.fromEntries(ALLOWED_FILE_TYPES.map((t) => [t, { schema: z.string().openapi({ format: "binary" }) }]));
   addRoute(
     app,

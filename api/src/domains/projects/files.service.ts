@@ -36,9 +36,7 @@ export interface UploadUrl {
 function checkType(input: UploadUrlInput): { maxBytes: number } {
   const t = FILE_TYPES[input.fileType];
   if (!t) {
-    throw new ApiError("ValidationError", `Files of type ${input.fileType} are not accepted`, undefined, [
-      { path: "fileType", message: `One of ${Object.keys(FILE_TYPES).join(", ")}` },
-    ]);
+    throw new ApiError("ValidationError", `Files of type ${input.fileType} are not accepted`, undefined, [{ path: "fileType", message: `One of ${Object.keys(FILE_TYPES).join(", ")}` }]);
   }
   if (input.fileSize !== undefined && input.fileSize > t.maxBytes) {
     throw new ApiError("PayloadTooLarge", `A ${t.label} may be at most ${t.maxBytes / 1024 / 1024} MB`);
@@ -110,8 +108,7 @@ function localOnly(storage: FileStorage): LocalDiskStorage {
   return storage;
 }
 
-const tokenError = (problem: string) =>
-  new ApiError("Forbidden", problem === "expired" ? "This file link has expired: ask for a new one" : "This file link is not valid");
+const tokenError = (problem: string) => new ApiError("Forbidden", problem === "expired" ? "This file link has expired: ask for a new one" : "This file link is not valid");
 
 /** PUT /api/files/upload?token=...: the body is the file, checked against the token and its type. */
 export async function upload(storage: FileStorage, token: string, contentType: string | undefined, contentLength: string | undefined, body: ReadableStream<Uint8Array> | null) {

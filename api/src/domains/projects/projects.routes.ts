@@ -99,7 +99,12 @@ function registerPriceAndReachSetup(app: App, deps: AppDeps): void {
     summary: string,
     schema: B,
     response: R,
-    run: TypedHandler<{ method: "post"; path: string; request: { params: ReturnType<typeof keyParam>; body: { required: true; content: { "application/json": { schema: B } } } }; responses: { 200: ReturnType<typeof ok<R>> } }>,
+    run: TypedHandler<{
+      method: "post";
+      path: string;
+      request: { params: ReturnType<typeof keyParam>; body: { required: true; content: { "application/json": { schema: B } } } };
+      responses: { 200: ReturnType<typeof ok<R>> };
+    }>,
   ) =>
     addRoute(
       app,

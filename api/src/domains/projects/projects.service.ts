@@ -54,8 +54,7 @@ export interface CreateProjectInput {
 
 /** The read-back of a project after authoring calls: the entity with its regions and questions. */
 export const PROJECT_EXPAND = {
-  $expand:
-    "projectsRegions($expand=region;$orderby=regionId),activeProjectObjective,projectQuestions($orderby=questionPositionId,sortOrder,id;$expand=question($expand=questionOptions))",
+  $expand: "projectsRegions($expand=region;$orderby=regionId),activeProjectObjective,projectQuestions($orderby=questionPositionId,sortOrder,id;$expand=question($expand=questionOptions))",
 };
 
 /**
@@ -167,8 +166,12 @@ export async function deleteRegions(db: Db, reg: Registry, ctx: RequestCtx, proj
     const ids = unique(input.regionIds);
     const unknown = ids.filter((id) => !current.includes(id));
     if (unknown.length) {
-      throw new ApiError("ValidationError", `Project ${projectId} does not field in region ${unknown.join(", ")}`, undefined,
-        unknown.map((id) => ({ path: `regionIds.${input.regionIds.indexOf(id)}`, message: `Region ${id} is not one of the project's regions` })));
+      throw new ApiError(
+        "ValidationError",
+        `Project ${projectId} does not field in region ${unknown.join(", ")}`,
+        undefined,
+        unknown.map((id) => ({ path: `regionIds.${input.regionIds.indexOf(id)}`, message: `Region ${id} is not one of the project's regions` })),
+      );
     }
     if (ids.length >= current.length) throw new ApiError("ValidationError", "A project needs at least one region", undefined, [{ path: "regionIds", message: "Would remove every region" }]);
     await q.removeRegions(tx, projectId, ids).catch(dbError("ProjectsRegions"));
@@ -205,10 +208,16 @@ async function targetRows(tx: Tx, projectId: number, regionIds: number[], target
   });
   for (const [i, t] of targets.entries()) {
     const at = (field: string, message: string) => errors.push({ path: `targets.${i}${field ? `.${field}` : ""}`, message });
-    if (t.regionId != null && !regionIds.includes(t.regionId)) { at("regionId", `Region ${t.regionId} is not one of the project's regions`); continue; }
+    if (t.regionId != null && !regionIds.includes(t.regionId)) {
+      at("regionId", `Region ${t.regionId} is not one of the project's regions`);
+      continue;
+    }
     if (t.systemQuestionOptionId != null) {
       const o = sys.get(t.systemQuestionOptionId);
-      if (!o) { at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`); continue; }
+      if (!o) {
+        at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`);
+        continue;
+      }
       if (o.regionId !== null && !regionIds.includes(o.regionId)) {
         at("systemQuestionOptionId", `Option ${o.id} belongs to region ${o.regionId}, which the project does not field in`);
         continue;
@@ -219,18 +228,27 @@ async function targetRows(tx: Tx, projectId: number, regionIds: number[], target
       }
       const regionId = t.regionId ?? o.regionId;
       const k = `s:${o.id}:${regionId}`;
-      if (seen.has(k)) { at("", "The same target twice"); continue; }
+      if (seen.has(k)) {
+        at("", "The same target twice");
+        continue;
+      }
       seen.add(k);
       rows.push({ regionId, questionId: null, systemQuestionOptionId: o.id, questionOptionId: null, ...quota(t, k) });
     } else {
       const o = opts.get(t.questionOptionId!);
-      if (!o) { at("questionOptionId", `Option ${t.questionOptionId} is not an option of a question of project ${projectId}`); continue; }
+      if (!o) {
+        at("questionOptionId", `Option ${t.questionOptionId} is not an option of a question of project ${projectId}`);
+        continue;
+      }
       if (!o.positions.some((pos) => SCREENING_POSITIONS.includes(pos))) {
         at("questionOptionId", `Option ${o.id} belongs to a question that is not asked as a screener (positions 1, 4 or 7)`);
         continue;
       }
       const k = `q:${o.id}:${t.regionId ?? ""}`;
-      if (seen.has(k)) { at("", "The same target twice"); continue; }
+      if (seen.has(k)) {
+        at("", "The same target twice");
+        continue;
+      }
       seen.add(k);
       rows.push({ regionId: t.regionId ?? null, questionId: o.questionId, systemQuestionOptionId: null, questionOptionId: o.id, ...quota(t, k) });
     }
@@ -256,8 +274,22 @@ export async function changeTargets(
     if (input.regionIds) {
       const wanted = unique(input.regionIds);
       await checkRegions(tx, ctx, p.clientId, wanted);
-      await q.removeRegions(tx, projectId, regionIds.filter((r) => !wanted.includes(r))).catch(dbError("ProjectsRegions"));
-      await q.addRegions(tx, p.clientId, projectId, wanted.filter((r) => !regionIds.includes(r)), size).catch(dbError("ProjectsRegions"));
+      await q
+        .removeRegions(
+          tx,
+          projectId,
+          regionIds.filter((r) => !wanted.includes(r)),
+        )
+        .catch(dbError("ProjectsRegions"));
+      await q
+        .addRegions(
+          tx,
+          p.clientId,
+          projectId,
+          wanted.filter((r) => !regionIds.includes(r)),
+          size,
+        )
+        .catch(dbError("ProjectsRegions"));
       regionIds = wanted;
     }
     if (input.sampleSize !== undefined) await q.setSampleSize(tx, projectId, input.sampleSize);

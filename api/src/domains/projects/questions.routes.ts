@@ -69,7 +69,10 @@ function registerQuestionReads(app: App, deps: AppDeps): void {
       summary: "What a project can target: demographic questions of its regions and its screener questions, with respondent counts per option",
       request: {
         query: z.object({
-          projectId: z.string().regex(/^-?\d+$/).openapi({ param: { name: "projectId", in: "query" } }),
+          projectId: z
+            .string()
+            .regex(/^-?\d+$/)
+            .openapi({ param: { name: "projectId", in: "query" } }),
           questionPosition: z
             .string()
             .regex(/^\d{1,2}$/)

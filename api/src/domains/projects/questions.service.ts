@@ -94,8 +94,14 @@ async function checkRouting(tx: Tx, projectId: number, routing: RoutingInput | n
   const targets = new Map((await q.routingTargets(tx, projectId, ids)).map((t) => [t.id, t]));
   for (const [i, c] of routing.routingConditions.entries()) {
     const t = targets.get(c.projectQuestionId);
-    if (!t) { errors.push({ path: `routing.routingConditions.${i}.projectQuestionId`, message: `No project question ${c.projectQuestionId} in project ${projectId}` }); continue; }
-    if (self.includes(c.projectQuestionId)) { errors.push({ path: `routing.routingConditions.${i}.projectQuestionId`, message: "A question cannot route on itself" }); continue; }
+    if (!t) {
+      errors.push({ path: `routing.routingConditions.${i}.projectQuestionId`, message: `No project question ${c.projectQuestionId} in project ${projectId}` });
+      continue;
+    }
+    if (self.includes(c.projectQuestionId)) {
+      errors.push({ path: `routing.routingConditions.${i}.projectQuestionId`, message: "A question cannot route on itself" });
+      continue;
+    }
     c.questionOptionIds.forEach((o, j) => {
       if (!t.optionIds.includes(o)) errors.push({ path: `routing.routingConditions.${i}.questionOptionIds.${j}`, message: `Option ${o} is not an answer of project question ${c.projectQuestionId}` });
     });
@@ -250,7 +256,12 @@ export async function updateQuestion(db: Db, reg: Registry, ctx: RequestCtx, id:
       .catch(dbError("Questions"));
     if (input.questionOptions) {
       const keep = new Set(next.flatMap((o) => (o.id !== undefined ? [o.id] : [])));
-      await q.deleteOptions(tx, existingIds.filter((x) => !keep.has(x))).catch(dbError("QuestionOptions"));
+      await q
+        .deleteOptions(
+          tx,
+          existingIds.filter((x) => !keep.has(x)),
+        )
+        .catch(dbError("QuestionOptions"));
       for (const [i, o] of next.entries()) {
         const w = optionWrite(o, i);
         if (o.id !== undefined) await q.updateOption(tx, o.id, w).catch(dbError("QuestionOptions"));

@@ -143,11 +143,7 @@ export async function routingTargets(tx: Tx, projectId: number, ids: number[]): 
     where pq.id = any(${ids}::int[]) and pq.project_id = ${projectId} and pq.deleted_at is null`;
 }
 
-export async function updateProjectQuestions(
-  tx: Tx,
-  ids: number[],
-  patch: { questionPositionId?: number; sortOrder?: number; testOptionId?: number | null; routing?: unknown },
-): Promise<void> {
+export async function updateProjectQuestions(tx: Tx, ids: number[], patch: { questionPositionId?: number; sortOrder?: number; testOptionId?: number | null; routing?: unknown }): Promise<void> {
   const row: Record<string, unknown> = {};
   if (patch.questionPositionId !== undefined) row.question_position_id = patch.questionPositionId;
   if (patch.sortOrder !== undefined) row.sort_order = patch.sortOrder;
@@ -334,11 +330,7 @@ export async function ownTestOption(tx: Tx, id: number): Promise<{ id: number; c
   return r;
 }
 
-export async function updateTestOption(
-  tx: Tx,
-  id: number,
-  patch: { conceptText?: string; conceptDescription?: string | null; file?: unknown; sortOrder?: number },
-): Promise<void> {
+export async function updateTestOption(tx: Tx, id: number, patch: { conceptText?: string; conceptDescription?: string | null; file?: unknown; sortOrder?: number }): Promise<void> {
   const row: Record<string, unknown> = {};
   if (patch.conceptText !== undefined) row.concept_text = patch.conceptText;
   if (patch.conceptDescription !== undefined) row.concept_description = patch.conceptDescription;

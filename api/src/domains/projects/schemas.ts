@@ -17,10 +17,7 @@ export const CreateProject = z
   .strictObject({
     projectName: ProjectFields.projectName,
     projectTypeId: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).describe("1 Idea, 2 Message, 3 Question, 4 Npd"),
-    frameworkId: z
-      .number()
-      .int()
-      .describe("Must fit the type: Idea 1000, 1003, 1010, 1020; Message 2000, 2003; Question 3000 (3998 staff only); Npd 4000"),
+    frameworkId: z.number().int().describe("Must fit the type: Idea 1000, 1003, 1010, 1020; Message 2000, 2003; Question 3000 (3998 staff only); Npd 4000"),
     categoryId: z.number().int().nullable().optional(),
     productType: ProjectFields.productType.nullable().optional().describe("An industry code; the client's industry when omitted"),
     regionIds: z.array(id()).min(1).max(60).optional().describe("Default: the team's default region, else 1 (New Zealand). US states (56-104) need CanChooseUsStateMarkets"),
@@ -50,7 +47,9 @@ export const ChangeTargetsBody = z
               .max(100)
               .nullable()
               .optional()
-              .describe("The share of the run's completes this answer may take; the quotas of one group (question) add up to at most 100%, the rest open to the group's other answers. Omitted: the target keeps its stored quota; null: no quota"),
+              .describe(
+                "The share of the run's completes this answer may take; the quotas of one group (question) add up to at most 100%, the rest open to the group's other answers. Omitted: the target keeps its stored quota; null: no quota",
+              ),
             onlyThese: z
               .boolean()
               .optional()
@@ -111,7 +110,13 @@ const questionFields = {
   maxChoices: z.number().int().min(1).nullable().optional(),
   s3File: FileRef.nullable().optional(),
   questionOptions: z.array(OptionBody).max(100).optional(),
-  questionPositionId: z.number().int().min(1).max(12).optional().describe("1 Screener, 2 InsideLoop, 3 OutsideLoop (follow-up), 4 Awareness, 6 Custom, 7 BeforeLoop, 8 BeforeInsideLoop, 9-12 group positions; 5 is the framework's"),
+  questionPositionId: z
+    .number()
+    .int()
+    .min(1)
+    .max(12)
+    .optional()
+    .describe("1 Screener, 2 InsideLoop, 3 OutsideLoop (follow-up), 4 Awareness, 6 Custom, 7 BeforeLoop, 8 BeforeInsideLoop, 9-12 group positions; 5 is the framework's"),
   testOptionId: id().nullable().optional().describe("Ask about one test option only"),
   routing: Routing.nullable().optional(),
 };
@@ -188,9 +193,7 @@ export const OrgTemplate = z
       minChoices: z.number().int().nullable(),
       maxChoices: z.number().int().nullable(),
       s3File: z.any(),
-      questionOptions: z.array(
-        z.object({ id: z.number().int(), optionText: z.string(), sortOrder: z.number().int(), exclusive: z.boolean(), isOther: z.boolean(), isNotSure: z.boolean() }),
-      ),
+      questionOptions: z.array(z.object({ id: z.number().int(), optionText: z.string(), sortOrder: z.number().int(), exclusive: z.boolean(), isOther: z.boolean(), isNotSure: z.boolean() })),
     }),
   })
   .openapi("OrgTemplateQuestion");
@@ -231,7 +234,11 @@ export const TargetQuestion = z
 export const PriceBody = z
   .strictObject({
     testOptionIds: z.array(id()).min(1).max(50).optional().describe("Default: every test option"),
-    currencyCode: z.string().regex(/^[A-Z]{3}$/).optional().describe("Must be the project's regions' currency (the default)"),
+    currencyCode: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional()
+      .describe("Must be the project's regions' currency (the default)"),
     minPrice: z.number().min(0).nullable().optional(),
     maxPrice: z.number().positive().nullable().optional(),
     purchaseIntent: z.boolean().optional().describe("Newton-Miller-Smith purchase intent at the bargain and expensive prices"),
@@ -289,13 +296,19 @@ export const ReachSettings = z
   })
   .openapi("MarketReach");
 
-export const CreateObjective = z
-  .strictObject({ projectId: id(), summary: z.string().trim().min(1).max(2000) })
-  .openapi("CreateProjectObjective");
+export const CreateObjective = z.strictObject({ projectId: id(), summary: z.string().trim().min(1).max(2000) }).openapi("CreateProjectObjective");
 
 export const UploadUrlQuery = z.object({
-  fileName: z.string().min(1).max(255).openapi({ param: { name: "fileName", in: "query" } }),
-  fileType: z.string().min(1).max(100).openapi({ param: { name: "fileType", in: "query" }, description: `One of ${ALLOWED_FILE_TYPES.join(", ")}` }),
+  fileName: z
+    .string()
+    .min(1)
+    .max(255)
+    .openapi({ param: { name: "fileName", in: "query" } }),
+  fileType: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: "fileType", in: "query" }, description: `One of ${ALLOWED_FILE_TYPES.join(", ")}` }),
   fileSize: z
     .string()
     .regex(/^\d{1,12}$/)

@@ -71,7 +71,10 @@ async function priceSettings(tx: Tx, projectId: number): Promise<PriceSettings |
       testOptionId: r.testOptionId,
       minPrice: r.minPrice,
       maxPrice: r.maxPrice,
-      projectQuestionIds: pqs.filter((x) => x.testOptionId === r.testOptionId).sort((a, b) => a.standardQuestionId - b.standardQuestionId).map((x) => x.id),
+      projectQuestionIds: pqs
+        .filter((x) => x.testOptionId === r.testOptionId)
+        .sort((a, b) => a.standardQuestionId - b.standardQuestionId)
+        .map((x) => x.id),
     })),
   };
 }
@@ -79,7 +82,10 @@ async function priceSettings(tx: Tx, projectId: number): Promise<PriceSettings |
 /** The price questions of each test option: present for the chosen ones, gone for the others. */
 async function syncPriceQuestions(tx: Tx, clientId: number, projectId: number, testOptionIds: number[], userId: number): Promise<void> {
   const existing = await q.standardProjectQuestions(tx, projectId, [...PRICE_QUESTIONS]);
-  await q.dropProjectQuestions(tx, existing.filter((x) => x.testOptionId === null || !testOptionIds.includes(x.testOptionId)).map((x) => x.id));
+  await q.dropProjectQuestions(
+    tx,
+    existing.filter((x) => x.testOptionId === null || !testOptionIds.includes(x.testOptionId)).map((x) => x.id),
+  );
   const kept = existing.filter((x) => x.testOptionId !== null && testOptionIds.includes(x.testOptionId));
   // One copy of each price question per project, asked once per test option.
   const questionOf = new Map<number, number>(kept.map((x) => [x.standardQuestionId, x.questionId]));
@@ -150,11 +156,9 @@ async function writePrice(tx: Tx, ctx: RequestCtx, projectId: number, input: Pri
   return (await priceSettings(tx, projectId))!;
 }
 
-export const createPriceSensitivities = (db: Db, ctx: RequestCtx, projectId: number, input: PriceInput) =>
-  enterTenant(db, ctx, (tx) => writePrice(tx, ctx, projectId, input, "create"));
+export const createPriceSensitivities = (db: Db, ctx: RequestCtx, projectId: number, input: PriceInput) => enterTenant(db, ctx, (tx) => writePrice(tx, ctx, projectId, input, "create"));
 
-export const updatePriceSensitivities = (db: Db, ctx: RequestCtx, projectId: number, input: PriceInput) =>
-  enterTenant(db, ctx, (tx) => writePrice(tx, ctx, projectId, input, "update"));
+export const updatePriceSensitivities = (db: Db, ctx: RequestCtx, projectId: number, input: PriceInput) => enterTenant(db, ctx, (tx) => writePrice(tx, ctx, projectId, input, "update"));
 
 export async function deletePriceSensitivities(db: Db, ctx: RequestCtx, projectId: number): Promise<void> {
   await enterTenant(db, ctx, async (tx) => {
@@ -162,7 +166,12 @@ export async function deletePriceSensitivities(db: Db, ctx: RequestCtx, projectI
     assertEditable(p);
     if (!(await q.deletePriceRows(tx, projectId))) throw new ApiError("NotFound", `Project ${projectId} has no price sensitivity set-up`);
     const pqs = await q.standardProjectQuestions(tx, projectId, [...PRICE_QUESTIONS]);
-    await q.dropProjectQuestions(tx, pqs.map((x) => x.id)).catch(dbError("ProjectQuestions"));
+    await q
+      .dropProjectQuestions(
+        tx,
+        pqs.map((x) => x.id),
+      )
+      .catch(dbError("ProjectQuestions"));
   });
 }
 
@@ -207,7 +216,10 @@ async function dropReach(tx: Tx, r: q.ReachRow): Promise<void> {
   await q.deleteReach(tx, r.id);
   if (r.questionId !== null) await q.setMarketReachEnabled(tx, r.questionId, false);
   const pqs = await q.standardProjectQuestions(tx, r.projectId, [MARKET_REACH_QUESTION]);
-  await q.dropProjectQuestions(tx, pqs.map((x) => x.id));
+  await q.dropProjectQuestions(
+    tx,
+    pqs.map((x) => x.id),
+  );
 }
 
 async function writeReach(tx: Tx, ctx: RequestCtx, projectId: number, input: ReachInput, mode: "create" | "update"): Promise<ReachSettings> {
@@ -276,9 +288,7 @@ async function writeReach(tx: Tx, ctx: RequestCtx, projectId: number, input: Rea
       routing: null,
     });
   }
-  const reachId = await q
-    .insertReach(tx, { clientId: p.clientId, projectId, reachDepth, maxCombinationSize, questionId: question?.id ?? null, projectQuestionId })
-    .catch(dbError("MarketReach"));
+  const reachId = await q.insertReach(tx, { clientId: p.clientId, projectId, reachDepth, maxCombinationSize, questionId: question?.id ?? null, projectQuestionId }).catch(dbError("MarketReach"));
   for (const [i, it] of items.entries()) {
     await q.insertReachItem(tx, p.clientId, reachId, {
       testOptionId: it.testOptionId,
@@ -290,11 +300,9 @@ async function writeReach(tx: Tx, ctx: RequestCtx, projectId: number, input: Rea
   return (await reachSettings(tx, projectId))!;
 }
 
-export const createMarketReach = (db: Db, ctx: RequestCtx, projectId: number, input: ReachInput) =>
-  enterTenant(db, ctx, (tx) => writeReach(tx, ctx, projectId, input, "create"));
+export const createMarketReach = (db: Db, ctx: RequestCtx, projectId: number, input: ReachInput) => enterTenant(db, ctx, (tx) => writeReach(tx, ctx, projectId, input, "create"));
 
-export const updateMarketReach = (db: Db, ctx: RequestCtx, projectId: number, input: ReachInput) =>
-  enterTenant(db, ctx, (tx) => writeReach(tx, ctx, projectId, input, "update"));
+export const updateMarketReach = (db: Db, ctx: RequestCtx, projectId: number, input: ReachInput) => enterTenant(db, ctx, (tx) => writeReach(tx, ctx, projectId, input, "update"));
 
 export async function deleteMarketReach(db: Db, ctx: RequestCtx, projectId: number): Promise<void> {
   await enterTenant(db, ctx, async (tx) => {

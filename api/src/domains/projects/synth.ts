@@ -41,7 +41,10 @@ function splitOptions(rest: string): string[] {
     const parts = rest.split(sep).map(clean).filter(Boolean);
     if (parts.length >= 2) return parts;
   }
-  const or = rest.split(/\s+or\s+/i).map(clean).filter(Boolean);
+  const or = rest
+    .split(/\s+or\s+/i)
+    .map(clean)
+    .filter(Boolean);
   if (or.length >= 2) return or;
   const one = clean(rest);
   return one ? [one] : [];
@@ -55,7 +58,10 @@ export function synthesizeQuestion(input: string): SynthQuestion {
   if (!full) throw new Error("empty");
   const multiple = MULTI.test(full);
   const text = full.replace(MULTI_TAG, " ").trim();
-  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   let question: string;
   let raw: string[];
   if (lines.length > 1) {

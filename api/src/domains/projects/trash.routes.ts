@@ -9,7 +9,11 @@ import * as svc from "./trash.service.ts";
 
 export function registerTrashRoutes(app: App, deps: AppDeps): void {
   const { db, registry: reg } = deps;
-  const option = (name: string, description: string) => z.string().optional().openapi({ param: { name, in: "query" }, description });
+  const option = (name: string, description: string) =>
+    z
+      .string()
+      .optional()
+      .openapi({ param: { name, in: "query" }, description });
   const odata = z.object({
     $select: option("$select", "Properties to return"),
     $expand: option("$expand", "Navigation properties to include"),

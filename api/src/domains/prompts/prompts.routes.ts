@@ -39,7 +39,16 @@ const Run = z
 const History = z
   .object({
     promptId: z.number().int(),
-    value: z.array(z.object({ at: z.string(), event: z.string(), promptVersionId: z.number().int().nullable(), versionNumber: z.number().int().nullable(), userId: z.number().int().nullable(), data: z.record(z.string(), z.unknown()) })),
+    value: z.array(
+      z.object({
+        at: z.string(),
+        event: z.string(),
+        promptVersionId: z.number().int().nullable(),
+        versionNumber: z.number().int().nullable(),
+        userId: z.number().int().nullable(),
+        data: z.record(z.string(), z.unknown()),
+      }),
+    ),
   })
   .openapi("PromptVersionHistory");
 const Options = z
@@ -82,7 +91,8 @@ function registerPromptVersionActions(app: App, deps: AppDeps): void {
       tags: ["PromptVersions"],
       operationId: "PromptVersions_Run",
       summary: "Try a prompt version on a project",
-      description: "The version's template with its placeholders ({{projectName}}, {{testOptions}}, {{respondents}}, {{leaders}}, {{measures}}) filled from the project's computed results by the built-in local provider; the facts used are returned, and placeholders it does not know are listed.",
+      description:
+        "The version's template with its placeholders ({{projectName}}, {{testOptions}}, {{respondents}}, {{leaders}}, {{measures}}) filled from the project's computed results by the built-in local provider; the facts used are returned, and placeholders it does not know are listed.",
       request: { params: Key, body: { required: true, content: { "application/json": { schema: z.strictObject({ projectId: z.number().int().positive() }).openapi("PromptVersionRun") } } } },
       responses: { ...ok(Run, "The output"), ...commonErrors, 404: errors[404] },
     },
@@ -120,7 +130,8 @@ function registerPromptImportAndHistory(app: App, deps: AppDeps): void {
       tags: ["PromptVersions"],
       operationId: "PromptVersions_ImportFromYml",
       summary: "Import a prompt version from YAML",
-      description: "A new, unpublished version (the next number) of the prompt the document names (created when missing, then `prompt.type` is required). Errors name the field, or the line for YAML that does not parse.",
+      description:
+        "A new, unpublished version (the next number) of the prompt the document names (created when missing, then `prompt.type` is required). Errors name the field, or the line for YAML that does not parse.",
       request: { body: { required: true, content: { "application/json": { schema: z.strictObject({ yml: z.string().min(1).max(200_000) }).openapi("ImportFromYml") } } } },
       responses: { ...ok(Version, "The new version"), ...commonErrors },
     },
@@ -136,7 +147,14 @@ function registerPromptImportAndHistory(app: App, deps: AppDeps): void {
       operationId: "DataEventsLog_GetPromptVersionHistory",
       summary: "A prompt's version history",
       description: "Each version created, imported, published and run, with who and when, oldest first.",
-      request: { query: z.object({ promptId: z.string().regex(/^\d{1,9}$/).openapi({ param: { name: "promptId", in: "query" }, description: "The prompt" }) }) },
+      request: {
+        query: z.object({
+          promptId: z
+            .string()
+            .regex(/^\d{1,9}$/)
+            .openapi({ param: { name: "promptId", in: "query" }, description: "The prompt" }),
+        }),
+      },
       responses: { ...ok(History, "The history"), ...commonErrors, 404: errors[404] },
     },
     async (c) => c.json(await svc.history(db, c.get("ctx"), Number(c.req.valid("query").promptId)), 200),

@@ -96,7 +96,8 @@ export async function importFromYml(db: Db, ctx: RequestCtx, yml: string): Promi
     const name = (d.prompt!.name as string).trim();
     let [p] = await tx<{ id: number }[]>`select id from prompts where name = ${name} for update`;
     if (!p) {
-      if (typeof d.prompt!.type !== "string") throw new ApiError("ValidationError", "prompt.type: required for a new prompt", undefined, [{ path: "prompt.type", message: "Required for a new prompt" }]);
+      if (typeof d.prompt!.type !== "string")
+        throw new ApiError("ValidationError", "prompt.type: required for a new prompt", undefined, [{ path: "prompt.type", message: "Required for a new prompt" }]);
       [p] = await tx<{ id: number }[]>`insert into prompts (name, prompt_type) values (${name}, ${d.prompt!.type}) returning id`;
     }
     const [v] = await tx<{ id: number }[]>`
@@ -153,7 +154,11 @@ export function playbookPluginOptions() {
     promptTypes: ["ListView", "MapView", "Drivers", "FullTestSummary", "QualQuestionSummary", "EmailSummary", "PriceSensitivity", "Themes", "Sentiment", "Translation", "Categories", "Chat"],
     providers: [
       { name: "local", description: "The default: fills Run's template, and writes summaries and chat answers from the computed results, deterministically, with no network" },
-      { name: "openai", description: "An OpenAI-compatible chat-completions endpoint (AI_BASE_URL, AI_API_KEY, AI_MODEL): summaries, the chat, themes and translation; prompts of the types FullTestSummary, EmailSummary, Chat, Themes and Translation use their published version" },
+      {
+        name: "openai",
+        description:
+          "An OpenAI-compatible chat-completions endpoint (AI_BASE_URL, AI_API_KEY, AI_MODEL): summaries, the chat, themes and translation; prompts of the types FullTestSummary, EmailSummary, Chat, Themes and Translation use their published version",
+      },
     ],
   };
 }

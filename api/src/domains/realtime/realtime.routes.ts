@@ -54,7 +54,14 @@ export function registerRealtimeRoutes(app: App, deps: AppDeps): void {
       tags: ["Clients"],
       operationId: "Clients_GetChannelInfo",
       summary: "The client channel and a token to join it on the websocket (members of the client)",
-      request: { params: z.object({ key: z.string().regex(/^\d+$/).openapi({ param: { name: "key", in: "path" } }) }) },
+      request: {
+        params: z.object({
+          key: z
+            .string()
+            .regex(/^\d+$/)
+            .openapi({ param: { name: "key", in: "path" } }),
+        }),
+      },
       responses: {
         200: { description: "The channel", content: { "application/json": { schema: ChannelInfo } } },
         ...commonErrors,

@@ -174,16 +174,18 @@ export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filte
       with s as (${sessionsSql(tx, p.id, f)}),
       sw as (select s.*, ${waveSql} as wave from s),
       y as (
-        select r.survey_session_id as sid, sw.wave, r.standard_question_id as sq, r.test_option_id as o, max((r.standard_answer_value <= 2)::int) as y
+        select r.survey_session_id as sid, sw.w, coalesce(sw.survey_run_id, 0) as run, sw.wave, r.standard_question_id as sq, r.test_option_id as o, max((r.standard_answer_value <= 2)::int) as y
         from responses r join sw on sw.sid = r.survey_session_id
         where r.project_id = ${p.id} and r.standard_question_id is not null and r.standard_answer_value is not null and sw.wave is not null
           ${testOptionSql(tx, f, "r.test_option_id")}
-        group by 1, 2, 3, 4
-      )
-      select coalesce(sw.survey_run_id, 0) as run, a.sq as "standardQuestionId", a.wave as wa, a.o as a, b.wave as wb, b.o as b, count(*)::int as nn,
-             sum(sw.w * sw.w * a.y * b.y)::float8 as aa, sum(sw.w * sw.w * a.y)::float8 as ab, sum(sw.w * sw.w)::float8 as bb,
-             sum(sw.w * a.y)::float8 as "sA", sum(sw.w)::float8 as "sB"
-      from y a join y b on b.sid = a.sid and b.sq = a.sq join sw on sw.sid = a.sid
+        group by 1, 2, 3, 4, 5, 6
+      ),
+      -- The pairs made within each respondent by unnesting, never by a self-join (results.sql.ts pairsPerRespondent says why).
+      g as (select y.sid, y.w, y.run, y.sq, array_agg(y.wave) as ws, array_agg(y.o) as os, array_agg(y.y) as ys from y group by 1, 2, 3, 4)
+      select g.run, g.sq as "standardQuestionId", a.wave as wa, a.o as a, b.wave as wb, b.o as b, count(*)::int as nn,
+             sum(g.w * g.w * a.y * b.y)::float8 as aa, sum(g.w * g.w * a.y)::float8 as ab, sum(g.w * g.w)::float8 as bb,
+             sum(g.w * a.y)::float8 as "sA", sum(g.w)::float8 as "sB"
+      from g cross join lateral unnest(g.ws, g.os, g.ys) as a(wave, o, y) cross join lateral unnest(g.ws, g.os, g.ys) as b(wave, o, y)
       group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4 nulls first, 5, 6 nulls first`;
     const strata = await q.designStrata(tx, p.id);
     const dates = await tx<{ wave: number; from: string; to: string; count: number }[]>`
@@ -193,11 +195,23 @@ export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filte
       from s group by 1 having ${npd ? tx`s.week` : tx`true`} is not null order by 1`;
     const titles = await q.standardQuestions(tx, null);
     const waves = [...new Set(rows.map((r) => r.wave))].sort((a, b) => a - b);
-    const design = designByQuestion(cells, strata, (o, w) => ({ wave: w ?? 0, option: o }), (k) => `${k.wave}|${k.option}`);
+    const design = designByQuestion(
+      cells,
+      strata,
+      (o, w) => ({ wave: w ?? 0, option: o }),
+      (k) => `${k.wave}|${k.option}`,
+    );
     const family: Family = [];
     const perWave = waves.map((w) => {
       const view = new Map([...design].map(([sq, d]) => [sq, { est: d.est, domains: d.domains.map((k) => (k.wave === w ? k.option : undefined)) }]));
-      return designTopTwoBoxes(rows.filter((r) => r.wave === w), view, confidence, adjust, null, family).bySq;
+      return designTopTwoBoxes(
+        rows.filter((r) => r.wave === w),
+        view,
+        confidence,
+        adjust,
+        null,
+        family,
+      ).bySq;
     });
     // Wave on wave: each option and measure against the same in the previous wave.
     const withPrev = perWave.map((byQ, wi) => {

@@ -139,7 +139,8 @@ export async function loadColumns(tx: Tx, projectId: number, version: string): P
   // Both statements pipelined. Arrays, not rows: one value per column crosses the wire, and the aggregates of one select are
   // fed the same rows in the same order, so the arrays line up. No NULL inside an array: postgres.js
   // reads it as NaN (numbers) or "NULL" (text), so none is 0, and an unknown day or week a sentinel.
-  const [[s], [r], [ns]] = await Promise.all([tx<{ sid: number[]; w: number[]; region: number[]; run: number[]; customer: number[]; day: number[]; week: string[] }[]>`
+  const [[s], [r], [ns]] = await Promise.all([
+    tx<{ sid: number[]; w: number[]; region: number[]; run: number[]; customer: number[]; day: number[]; week: string[] }[]>`
     select coalesce(array_agg(survey_session_id order by survey_session_id), '{}') as sid,
            coalesce(array_agg(weight order by survey_session_id), '{}') as w,
            coalesce(array_agg(region_id order by survey_session_id), '{}') as region,
@@ -148,14 +149,15 @@ export async function loadColumns(tx: Tx, projectId: number, version: string): P
            coalesce(array_agg(coalesce(completed_at::date - date '1970-01-01', ${NO_DAY}) order by survey_session_id), '{}') as day,
            coalesce(array_agg(coalesce(week::text, to_char(date_trunc('week', completed_at at time zone 'UTC'), 'YYYY-MM-DD'), '') order by survey_session_id), '{}') as week
     from project_survey_sessions where project_id = ${projectId} and status = 'Complete'`,
-  tx<{ sid: number[]; question: number[]; qOption: number[]; sysQ: number[]; sysOption: number[]; testOption: number[]; sq: number[]; value: number[] }[]>`
+    tx<{ sid: number[]; question: number[]; qOption: number[]; sysQ: number[]; sysOption: number[]; testOption: number[]; sq: number[]; value: number[] }[]>`
     select coalesce(array_agg(r.survey_session_id), '{}') as sid, coalesce(array_agg(coalesce(r.question_id, 0)), '{}') as question,
            coalesce(array_agg(coalesce(r.question_option_id, 0)), '{}') as "qOption", coalesce(array_agg(coalesce(r.system_question_id, 0)), '{}') as "sysQ",
            coalesce(array_agg(coalesce(r.system_question_option_id, 0)), '{}') as "sysOption", coalesce(array_agg(coalesce(r.test_option_id, 0)), '{}') as "testOption",
            coalesce(array_agg(coalesce(r.standard_question_id, 0)), '{}') as sq, coalesce(array_agg(coalesce(r.standard_answer_value, 0)), '{}') as value
     from responses r join project_survey_sessions p on p.project_id = r.project_id and p.survey_session_id = r.survey_session_id
     where r.project_id = ${projectId} and p.status = 'Complete'`,
-  tx<{ ids: number[] }[]>`select coalesce(array_agg(id), '{}') as ids from question_options where project_id = ${projectId} and is_not_sure`]);
+    tx<{ ids: number[] }[]>`select coalesce(array_agg(id), '{}') as ids from question_options where project_id = ${projectId} and is_not_sure`,
+  ]);
   const n = s!.sid.length;
   const sid = Int32Array.from(s!.sid);
   const weeks: string[] = [];
@@ -591,9 +593,9 @@ export function designCells(c: ProjectColumns, sel: Selection, standardQuestionI
     const run = c.run[i]!;
     let runCells = byRun.get(run);
     if (!runCells) {
-        runCells = new Map();
-        byRun.set(run, runCells);
-      }
+      runCells = new Map();
+      byRun.set(run, runCells);
+    }
     for (const [s, m] of mine) {
       for (const [oa, ya] of m) {
         for (const [ob, yb] of m) {
@@ -614,9 +616,7 @@ export function designCells(c: ProjectColumns, sel: Selection, standardQuestionI
       }
     }
   }
-  return cells.sort(
-    (x, y) => x.run - y.run || x.standardQuestionId - y.standardQuestionId || nullsFirst(x.a, y.a) || nullsFirst(x.b, y.b),
-  );
+  return cells.sort((x, y) => x.run - y.run || x.standardQuestionId - y.standardQuestionId || nullsFirst(x.a, y.a) || nullsFirst(x.b, y.b));
 }
 
 /** results.sql.ts designStrata: every complete respondent per market run. */

@@ -44,7 +44,10 @@ export function parseStub(raw: string | undefined): StubSpec {
 
 /** A comma-separated banner; its length is checked before anything else is parsed. */
 export function parseBanner(raw: string | undefined): BannerSpec[] {
-  const items = (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const items = (raw ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!items.length) throw bad("banner", "at least one of demographic:{id}, question:{id}, market, segment:{id}");
   const segments = items.filter((s) => s.startsWith("segment:")).length;
   const variables = items.length - segments + (segments ? 1 : 0);
@@ -124,7 +127,10 @@ async function stubOf(tx: Tx, projectId: number, stub: StubSpec, s: ReturnType<t
       where r.project_id = ${projectId} and r.standard_question_id = ${stub.id} and r.standard_answer_value is not null ${toSql}
       group by 1, 2`;
     const present = new Set(units.map((u) => u.o));
-    const rows = [...(present.has(null) ? [{ key: "all", id: null as number | null, label: "All" }] : []), ...options.filter((o) => present.has(o.id)).map((o) => ({ key: `option:${o.id}`, id: o.id as number | null, label: o.conceptText }))];
+    const rows = [
+      ...(present.has(null) ? [{ key: "all", id: null as number | null, label: "All" }] : []),
+      ...options.filter((o) => present.has(o.id)).map((o) => ({ key: `option:${o.id}`, id: o.id as number | null, label: o.conceptText })),
+    ];
     const index = new Map(rows.map((r, i) => [r.id, i]));
     return { title: sq.title, value: "Top-2-box", rows, units: units.map((u) => ({ sid: u.sid, row: index.get(u.o)!, y: u.y })) };
   }
@@ -165,7 +171,12 @@ async function bannerOf(tx: Tx, projectId: number, banner: BannerSpec[], s: Retu
         where pr.project_id = ${projectId} ${regionFilter ? tx`and pr.region_id = any(${regionFilter}::int[])` : tx``} order by r.sort_order, r.id`;
       const index = new Map(regions.map((r, k) => [r.id, k]));
       const rows = await tx<{ sid: number; region: number }[]>`with s as (${s}) select sid, region_id as region from s`;
-      out.push({ key: "market", label: "Market", columns: regions.map((r) => ({ key: `market:${r.id}`, label: r.name })), members: group(rows.flatMap((r) => (index.has(r.region) ? [{ sid: r.sid, c: index.get(r.region)! }] : []))) });
+      out.push({
+        key: "market",
+        label: "Market",
+        columns: regions.map((r) => ({ key: `market:${r.id}`, label: r.name })),
+        members: group(rows.flatMap((r) => (index.has(r.region) ? [{ sid: r.sid, c: index.get(r.region)! }] : []))),
+      });
     } else if (b.kind === "demographic") {
       const [sq] = await tx<{ label: string }[]>`select question_label as label from system_question where id = ${b.id}`;
       if (!sq) throw bad(`banner.${i}`, `no demographic ${b.id}`);
@@ -177,7 +188,12 @@ async function bannerOf(tx: Tx, projectId: number, banner: BannerSpec[], s: Retu
       // Options of several markets with the same label are one column (e.g. "Female" in NZ and AU).
       const labels = [...new Map([...rows].sort((x, y) => x.sort - y.sort || x.o - y.o).map((r) => [r.label, r.label])).keys()];
       const index = new Map(labels.map((l, k) => [l, k]));
-      out.push({ key: `demographic:${b.id}`, label: sq.label, columns: labels.map((l) => ({ key: `demographic:${b.id}:${l}`, label: l })), members: group(rows.map((r) => ({ sid: r.sid, c: index.get(r.label)! }))) });
+      out.push({
+        key: `demographic:${b.id}`,
+        label: sq.label,
+        columns: labels.map((l) => ({ key: `demographic:${b.id}:${l}`, label: l })),
+        members: group(rows.map((r) => ({ sid: r.sid, c: index.get(r.label)! }))),
+      });
     } else {
       const pq = await q.projectQuestion(tx, projectId, b.id);
       if (!pq) throw bad(`banner.${i}`, `question ${b.id} is not a question of project ${projectId}`);
@@ -187,7 +203,12 @@ async function bannerOf(tx: Tx, projectId: number, banner: BannerSpec[], s: Retu
         with s as (${s})
         select distinct r.survey_session_id as sid, r.question_option_id as o from responses r join s on s.sid = r.survey_session_id
         where r.project_id = ${projectId} and r.question_id = ${pq.questionId} and r.question_option_id is not null`;
-      out.push({ key: `question:${b.id}`, label: pq.questionTitle || pq.questionText, columns: pq.options.map((o) => ({ key: `question:${b.id}:${o.id}`, label: o.text })), members: group(rows.flatMap((r) => (index.has(r.o) ? [{ sid: r.sid, c: index.get(r.o)! }] : []))) });
+      out.push({
+        key: `question:${b.id}`,
+        label: pq.questionTitle || pq.questionText,
+        columns: pq.options.map((o) => ({ key: `question:${b.id}:${o.id}`, label: o.text })),
+        members: group(rows.flatMap((r) => (index.has(r.o) ? [{ sid: r.sid, c: index.get(r.o)! }] : []))),
+      });
     }
   }
   if (segments.length) {
@@ -259,9 +280,9 @@ export async function crossTabResults(
     // Column offsets of each variable in the banner.
     const offsets: number[] = [];
     variables.reduce((a, v) => {
-    offsets.push(a);
-    return a + v.columns.length;
-  }, 0);
+      offsets.push(a);
+      return a + v.columns.length;
+    }, 0);
     const unitsOf = new Map<number, { row: number; y: number }[]>();
     for (const u of stub.units) (unitsOf.get(u.sid) ?? unitsOf.set(u.sid, []).get(u.sid)!).push({ row: u.row, y: u.y });
     return { p, stub, variables, respondents, strata, scale, offsets, unitsOf };

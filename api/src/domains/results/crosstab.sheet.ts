@@ -26,7 +26,10 @@ export function writeCrossTab(ws: ExcelJS.Worksheet, x: CrossTabResult, safe: Sa
   const title = ws.addRow([safe(`${x.stub.title}: ${x.stub.value.toLowerCase()}`)]);
   title.font = { bold: true, size: 12 };
   // Banner variables over their columns, then the column labels with their letters.
-  const variables = ws.addRow(["", ...x.columns.map((c, i) => (c.variable === null ? "" : x.columns[i - 1]?.variable === c.variable ? "" : safe(x.banner.find((b) => b.key === c.variable)?.label ?? "")))]);
+  const variables = ws.addRow([
+    "",
+    ...x.columns.map((c, i) => (c.variable === null ? "" : x.columns[i - 1]?.variable === c.variable ? "" : safe(x.banner.find((b) => b.key === c.variable)?.label ?? ""))),
+  ]);
   variables.font = { bold: true, color: { argb: "FF555555" } };
   const head = ws.addRow([safe(x.stub.kind === "measure" ? "Test option" : "Answer"), ...x.columns.map((c) => safe(c.letter ? `${c.label} (${c.letter})` : c.label))]);
   head.font = { bold: true };
@@ -77,7 +80,15 @@ export async function addCrossTabSheet(
   let widest = 0;
   for (const m of measures) {
     // At the workbook's confidence and adjustment (the view's), like its Summary.
-    const x = await crossTabResults(db, ctx, { projectId: input.projectId, filters: input.filters, rows: { kind: "measure", id: m.id }, banner, confidence: input.confidence ?? 95, adjust: input.adjust ?? "bh", total: input.total });
+    const x = await crossTabResults(db, ctx, {
+      projectId: input.projectId,
+      filters: input.filters,
+      rows: { kind: "measure", id: m.id },
+      banner,
+      confidence: input.confidence ?? 95,
+      adjust: input.adjust ?? "bh",
+      total: input.total,
+    });
     if (!x.rows.length) continue;
     writeCrossTab(ws, x, safe);
     widest = Math.max(widest, x.columns.length);

@@ -124,10 +124,15 @@ export async function driverResults(db: Db, ctx: RequestCtx, projectId: number, 
           rSquared: d ? Math.min(1, Math.max(0, d.rSquared)) : null,
           modelPValue: d ? d.fTest.pValue : null,
           fits: d?.fits ?? false,
-          note: [
-            use ? null : `The filter leaves n=${base}, under the minimum base of ${minimumBase} for a driver analysis: these drivers are for all respondents${testOptionId === null ? "" : " who saw this option"}.`,
-            d && !d.fits ? unfitNote(d, title(DRIVER_OUTCOME)) : null,
-          ].filter((x) => x !== null).join(" ") || null,
+          note:
+            [
+              use
+                ? null
+                : `The filter leaves n=${base}, under the minimum base of ${minimumBase} for a driver analysis: these drivers are for all respondents${testOptionId === null ? "" : " who saw this option"}.`,
+              d && !d.fits ? unfitNote(d, title(DRIVER_OUTCOME)) : null,
+            ]
+              .filter((x) => x !== null)
+              .join(" ") || null,
           drivers: d
             ? predictors
                 .map((sq, j) => ({ standardQuestionId: sq, title: title(sq), coefficient: d.beta[j]!, importance: Number.isFinite(d.importance[j]!) ? d.importance[j]! : null }))

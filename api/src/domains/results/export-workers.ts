@@ -54,13 +54,9 @@ export interface WireCtx {
 export type ToWorker = { type: "build"; id: number; ctx: WireCtx; req: DataExportRequest } | { type: "cancel"; id: number };
 
 /** An error as it crosses to the main thread: an ApiError whole, anything else by name, message and code (app.ts maps database codes). */
-export type WireError =
-  | { api: true; code: ErrorCode; message: string; detail?: string; errors?: FieldError[]; retryAfter?: number }
-  | { api: false; name: string; message: string; code?: string };
+export type WireError = { api: true; code: ErrorCode; message: string; detail?: string; errors?: FieldError[]; retryAfter?: number } | { api: false; name: string; message: string; code?: string };
 
-export type FromWorker =
-  | { id: number; ok: true; fileName: string; body: Uint8Array<ArrayBuffer>; threadId: number }
-  | { id: number; ok: false; error: WireError };
+export type FromWorker = { id: number; ok: true; fileName: string; body: Uint8Array<ArrayBuffer>; threadId: number } | { id: number; ok: false; error: WireError };
 
 export function toWire(e: unknown): WireError {
   if (e instanceof ApiError) return { api: true, code: e.code, message: e.message, detail: e.detail, errors: e.errors, retryAfter: e.retryAfter };

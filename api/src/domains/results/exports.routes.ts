@@ -23,7 +23,8 @@ import { KeyParams, AdjustParam, adjustOf } from "./results.schemas.ts";
 /** What a queued export answers: the job to follow (the shape PowerPointExport answers). */
 const Queued = {
   202: {
-    description: "Queued: the caller (or its client) already has as many exports in flight as it may have at once. Follow the job on the websocket channel job-{jobId}; its Success carries the download path (or download with the job's id once it is done)",
+    description:
+      "Queued: the caller (or its client) already has as many exports in flight as it may have at once. Follow the job on the websocket channel job-{jobId}; its Success carries the download path (or download with the job's id once it is done)",
     content: { "application/json": { schema: ExportStarted } },
   },
 };
@@ -81,7 +82,8 @@ function registerCsv(app: App, db: Db, bounded: Bounded): void {
       tags: ["Projects"],
       operationId: "Projects_ExportCsv",
       summary: "The respondents' data as CSV",
-      description: "One row per filtered respondent: id, region, survey run, panel, weight, completion time, week, demographics, then every question's answer (per test option for the test loop; a multiple choice lists its options separated by semicolons). RFC 4180; cells that a spreadsheet would run as formulas are prefixed with '.",
+      description:
+        "One row per filtered respondent: id, region, survey run, panel, weight, completion time, week, demographics, then every question's answer (per test option for the test loop; a multiple choice lists its options separated by semicolons). RFC 4180; cells that a spreadsheet would run as formulas are prefixed with '.",
       request: { params: KeyParams, query: z.object({ filters: FiltersParam }) },
       responses: { ...file("text/csv", "The CSV file"), ...Queued, ...commonErrors, 404: errors[404] },
     },
@@ -97,7 +99,11 @@ function registerCsv(app: App, db: Db, bounded: Bounded): void {
 
 /** Projects ExportExcel. */
 function registerExcel(app: App, db: Db, bounded: Bounded): void {
-  const flag = (name: string, description: string) => z.enum(["true", "false"]).optional().openapi({ param: { name, in: "query" }, description });
+  const flag = (name: string, description: string) =>
+    z
+      .enum(["true", "false"])
+      .optional()
+      .openapi({ param: { name, in: "query" }, description });
   addRoute(
     app,
     {
@@ -117,7 +123,10 @@ function registerExcel(app: App, db: Db, bounded: Bounded): void {
           includeAllSegments: flag("includeAllSegments", "A summary sheet per saved segment"),
           includeGroupSegments: flag("includeGroupSegments", "A summary sheet per project group segment"),
           benchmarkTypeId: int("benchmarkTypeId", "The benchmark the summary compares with").optional(),
-          confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level of the summary sheets' intervals and tests, default 95" }),
+          confidence: z
+            .enum(["90", "95", "99"])
+            .optional()
+            .openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level of the summary sheets' intervals and tests, default 95" }),
           adjust: AdjustParam,
           total: z
             .enum(["sample", "markets"])
@@ -151,7 +160,10 @@ function registerExcel(app: App, db: Db, bounded: Bounded): void {
 /** GET …/ExportCsv/{exportId} and …/ExportExcel/{exportId}: a queued export's file. */
 function registerQueuedDownloads(app: App, deps: AppDeps): void {
   const params = keyParams("Projects").extend({
-    exportId: z.string().uuid().openapi({ param: { name: "exportId", in: "path" }, description: "The export's id, from the job's result (or the job's id)" }),
+    exportId: z
+      .string()
+      .uuid()
+      .openapi({ param: { name: "exportId", in: "path" }, description: "The export's id, from the job's result (or the job's id)" }),
   });
   for (const [call, kind, type] of [
     ["ExportCsv", "ProjectCsv", "text/csv"],

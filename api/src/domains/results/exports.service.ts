@@ -141,7 +141,13 @@ async function table(db: Db, ctx: RequestCtx, projectId: number, filters: Respon
 }
 
 export function fileName(projectName: string, ext: string): string {
-  return `${projectName.replace(/[^\w\- ]+/g, "").trim().replace(/\s+/g, "-").slice(0, 80) || "project"}.${ext}`;
+  return `${
+    projectName
+      .replace(/[^\w\- ]+/g, "")
+      .trim()
+      .replace(/\s+/g, "-")
+      .slice(0, 80) || "project"
+  }.${ext}`;
 }
 
 export async function exportCsv(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<{ fileName: string; body: string }> {
@@ -172,13 +178,18 @@ const SUMMARY_FORMATS: Partial<Record<(typeof SUMMARY_COLUMNS)[number], string>>
   "CI low": "0.0%",
   "CI high": "0.0%",
   benchmark: "0.0%",
-  "vs benchmark (pts)": '+0.0;-0.0;0.0',
+  "vs benchmark (pts)": "+0.0;-0.0;0.0",
   "p adjusted": "0.000",
 };
 
 /** A sheet's name: Excel's characters and 31-character limit, unique in the workbook. */
 function sheetName(wb: ExcelJS.Workbook, title: string): string {
-  const base = title.replace(/[*?:\\/[\]]/g, " ").replace(/\s+/g, " ").trim().slice(0, 31) || "Sheet";
+  const base =
+    title
+      .replace(/[*?:\\/[\]]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 31) || "Sheet";
   let name = base;
   for (let k = 2; wb.worksheets.some((w) => w.name.toLowerCase() === name.toLowerCase()); k++) name = `${base.slice(0, 31 - String(k).length - 1)} ${k}`;
   return name;
@@ -320,7 +331,22 @@ function marketsSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   ws.addRow(["Market", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "Low base"]).font = { bold: true };
   const start = ws.rowCount + 1;
   const rows = (name: string, measures: QualResults["allMarkets"]["measures"]) => {
-    for (const m of measures) for (const c of m.results) ws.addRow(sheetRow([name, titles.get(m.standardQuestionId) ?? String(m.standardQuestionId), optionName(r.options, c.testOptionId), c.n, c.nEff, c.top2, c.se, c.ci[0], c.ci[1], c.smallBase ? "yes" : ""]));
+    for (const m of measures)
+      for (const c of m.results)
+        ws.addRow(
+          sheetRow([
+            name,
+            titles.get(m.standardQuestionId) ?? String(m.standardQuestionId),
+            optionName(r.options, c.testOptionId),
+            c.n,
+            c.nEff,
+            c.top2,
+            c.se,
+            c.ci[0],
+            c.ci[1],
+            c.smallBase ? "yes" : "",
+          ]),
+        );
   };
   rows(`All markets (${t.weighting})`, t.measures);
   for (const m of r.qual.markets) rows(market(m.regionId), m.measures);
@@ -344,16 +370,23 @@ function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
     ws.addRow([formulaSafe(qr.questionText)]).font = { bold: true };
     // Across markets: the workbook's total (QuestionResults takes it as QualResults does).
     const pooled =
-      r.markets.length > 1 ? (qr.total === "markets" ? " The all-markets total: each market's respondents reweighted to its population share." : " Markets pooled: every respondent at their own weight (the sample-weighted total).") : "";
+      r.markets.length > 1
+        ? qr.total === "markets"
+          ? " The all-markets total: each market's respondents reweighted to its population share."
+          : " Markets pooled: every respondent at their own weight (the sample-weighted total)."
+        : "";
     ws.addRow([(qr.questionTypeId === 2 ? "Several answers allowed: shares add to more than 100%." : "Weighted share of the respondents who answered.") + pooled]);
     ws.addRow([]);
     const cols = qr.results.map((x) => optionName(r.options, x.testOptionId));
     ws.addRow(sheetRow(["Answer", ...cols.flatMap((c) => [`${c} share`, `${c} count`])])).font = { bold: true };
     for (const o of qr.options) {
-      ws.addRow([formulaSafe(o.text), ...qr.results.flatMap((x) => {
-        const y = x.options.find((z) => z.questionOptionId === o.id);
-        return [y?.share ?? 0, y?.count ?? 0];
-      })]);
+      ws.addRow([
+        formulaSafe(o.text),
+        ...qr.results.flatMap((x) => {
+          const y = x.options.find((z) => z.questionOptionId === o.id);
+          return [y?.share ?? 0, y?.count ?? 0];
+        }),
+      ]);
     }
     const base = ws.addRow(["Base (n)", ...qr.results.flatMap((x) => [x.n, null])]);
     base.font = { italic: true };
@@ -394,8 +427,35 @@ async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
     for (const m of x.measures) {
       for (const r of m.results) {
         const v = r.vsPreviousWave;
-        const words = !v ? "" : v.lowBase ? "not tested (low base)" : v.significant ? `significantly ${v.diff > 0 ? "above" : "below"} ${unit} ${v.wave}` : v.pValue === null ? "not tested (no variance)" : "not significant";
-        ws.addRow(sheetRow([x.wave, x.from, x.to, x.respondents, m.title, optionName(w.report.options, r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], v ? v.diff * 100 : null, v?.pValue ?? null, v?.pAdjusted ?? null, words + (r.smallBase && !v?.lowBase ? " (low base)" : "")]));
+        const words = !v
+          ? ""
+          : v.lowBase
+            ? "not tested (low base)"
+            : v.significant
+              ? `significantly ${v.diff > 0 ? "above" : "below"} ${unit} ${v.wave}`
+              : v.pValue === null
+                ? "not tested (no variance)"
+                : "not significant";
+        ws.addRow(
+          sheetRow([
+            x.wave,
+            x.from,
+            x.to,
+            x.respondents,
+            m.title,
+            optionName(w.report.options, r.testOptionId),
+            r.n,
+            r.nEff,
+            r.top2,
+            r.se,
+            r.ci[0],
+            r.ci[1],
+            v ? v.diff * 100 : null,
+            v?.pValue ?? null,
+            v?.pAdjusted ?? null,
+            words + (r.smallBase && !v?.lowBase ? " (low base)" : ""),
+          ]),
+        );
       }
     }
   }
@@ -439,22 +499,43 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
   (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name, w.report.markets),
   (wb, w) => marketsSheet(wb, w.report),
   wavesSheet,
-  (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters, confidence: w.input.confidence, adjust: w.input.adjust, total: w.input.total }, (v) => String(formulaSafe(v))),
+  (wb, w) =>
+    addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters, confidence: w.input.confidence, adjust: w.input.adjust, total: w.input.total }, (v) =>
+      String(formulaSafe(v)),
+    ),
   async (wb, w) => {
     if (!w.input.includeAllSegments) return;
     for (const s of w.segments) {
       const parsed = ResponseFilterSchema.safeParse(s.filters);
       if (!parsed.success) continue;
-      summarySheet(wb, `Segment ${s.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...parsed.data }, benchmarkTypeId: w.report.benchmark.id, ...viewOf(w.input) }), w.report.options, w.report.benchmark.name, w.report.markets);
+      summarySheet(
+        wb,
+        `Segment ${s.name}`,
+        await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...parsed.data }, benchmarkTypeId: w.report.benchmark.id, ...viewOf(w.input) }),
+        w.report.options,
+        w.report.benchmark.name,
+        w.report.markets,
+      );
     }
   },
   async (wb, w) => {
     if (!w.input.includeGroupSegments) return;
-    const groupSegments = await enterTenant(w.db, w.ctx, (tx) => tx<{ id: number; name: string }[]>`
+    const groupSegments = await enterTenant(
+      w.db,
+      w.ctx,
+      (tx) => tx<{ id: number; name: string }[]>`
       select gs.id, gs.name from project_group_segments gs join projects p on p.project_group_version_id = gs.project_group_version_id
-      where p.id = ${w.input.projectId} order by gs.id`);
+      where p.id = ${w.input.projectId} order by gs.id`,
+    );
     for (const g of groupSegments) {
-      summarySheet(wb, `Group ${g.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...w.filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: w.report.benchmark.id, ...viewOf(w.input) }), w.report.options, w.report.benchmark.name, w.report.markets);
+      summarySheet(
+        wb,
+        `Group ${g.name}`,
+        await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...w.filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: w.report.benchmark.id, ...viewOf(w.input) }),
+        w.report.options,
+        w.report.benchmark.name,
+        w.report.markets,
+      );
     }
   },
   (wb, w) => questionSheets(wb, w.report),
@@ -465,12 +546,16 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     ws.getColumn(4).numFmt = "0.0%";
     if (w.report.markets.length > 1) {
       ws.addRow([]);
-      ws.addRow([w.report.demographics.total === "markets" ? "Weighted shares: the all-markets total, each market's respondents reweighted to its population share." : "Weighted shares: every respondent at their own weight (the sample-weighted total)."]).font = { italic: true, size: 9 };
+      ws.addRow([
+        w.report.demographics.total === "markets"
+          ? "Weighted shares: the all-markets total, each market's respondents reweighted to its population share."
+          : "Weighted shares: every respondent at their own weight (the sample-weighted total).",
+      ]).font = { italic: true, size: 9 };
     }
     // Answers can be long ("I try new technology once most people have it") and carry their market.
     ws.columns.forEach((c, i) => {
-    c.width = i === 1 ? 60 : 22;
-  });
+      c.width = i === 1 ? 60 : 22;
+    });
     printSetup(ws, 1, { rows: "1:1" });
   },
   async (wb, w) => {
@@ -478,12 +563,13 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     const quality = await projectQualityReport(w.db, w.ctx, w.input.projectId);
     const qs = wb.addWorksheet("Quality");
     qs.addRow(["Survey run", "Market", "Valid completes", "Excluded", ...QUALITY_REASONS]).font = { bold: true };
-    for (const r of quality.value) qs.addRow([r.surveyRunId, w.report.markets.find((m) => m.regionId === r.regionId)?.name ?? r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
+    for (const r of quality.value)
+      qs.addRow([r.surveyRunId, w.report.markets.find((m) => m.regionId === r.regionId)?.name ?? r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
     for (const c of qs.columns) c.width = 16;
     // Counts sit right in their cells: their heads too, so each number stands under its own head.
     qs.getRow(1).eachCell((cell, col) => {
-    if (col > 2) cell.alignment = { horizontal: "right" };
-  });
+      if (col > 2) cell.alignment = { horizontal: "right" };
+    });
     qs.getColumn(1).alignment = { horizontal: "left" };
     printSetup(qs, 1);
   },
@@ -492,8 +578,8 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     data.addRow(sheetRow(w.respondents.columns)).font = { bold: true };
     for (const r of w.respondents.rows) data.addRow(sheetRow(r));
     data.columns.forEach((c, i) => {
-    c.width = i === 0 ? 38 : 16;
-  });
+      c.width = i === 0 ? 38 : 16;
+    });
     // The survey run and the weight are numbers: their heads right, over them; the weight to three decimals.
     for (const col of [3, 5]) data.getRow(1).getCell(col).alignment = { horizontal: "right" };
     data.getColumn(5).numFmt = "0.000";

@@ -27,7 +27,10 @@ export const ResponseFilterSchema = z
     projectGroupSegmentIds: ids.optional(),
     testOptionIds: ids.optional(),
     surveyIds: ids.optional(),
-    panelType: z.union([z.enum(["Customer", "Ideally"]), z.boolean()]).nullable().optional(),
+    panelType: z
+      .union([z.enum(["Customer", "Ideally"]), z.boolean()])
+      .nullable()
+      .optional(),
     dateFrom: z.string().nullable().optional(),
     dateTo: z.string().nullable().optional(),
   })
@@ -127,9 +130,7 @@ export function sessionsSql(tx: Tx, projectId: number, f: ResolvedFilter) {
       ? tx`and not exists (select 1 from responses r where r.project_id = ${projectId} and r.survey_session_id = p.survey_session_id and r.question_option_id = any(${f.exclude}::int[]))`
       : tx``,
     f.testOptionIds ? has(tx`r.test_option_id = any(${f.testOptionIds}::int[])`) : tx``,
-    f.segmentIds
-      ? tx`and exists (select 1 from project_group_segment_sessions g where g.survey_session_id = p.survey_session_id and g.project_group_segment_id = any(${f.segmentIds}::int[]))`
-      : tx``,
+    f.segmentIds ? tx`and exists (select 1 from project_group_segment_sessions g where g.survey_session_id = p.survey_session_id and g.project_group_segment_id = any(${f.segmentIds}::int[]))` : tx``,
   ];
   return tx`
     select p.survey_session_id as sid, p.id as pss, p.weight as w, p.region_id, p.week, p.survey_run_id, p.is_customer_panel, p.completed_at

@@ -13,11 +13,20 @@ import { download, powerPointJob, type DeckInput } from "./powerpoint.ts";
 import { ExportStarted } from "./exports.jobs.ts";
 
 const Key = keyParams;
-const KeyAndExport = (set: string) => Key(set).extend({ exportId: z.string().uuid().openapi({ param: { name: "exportId", in: "path" }, description: "The export's id, from the job's result" }) });
+const KeyAndExport = (set: string) =>
+  Key(set).extend({
+    exportId: z
+      .string()
+      .uuid()
+      .openapi({ param: { name: "exportId", in: "path" }, description: "The export's id, from the job's result" }),
+  });
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
 /** The results views' settings a deck takes (QualResults' confidence, adjust and total), printed on its method slide. */
 const DeckView = z.object({
-  confidence: z.union([z.literal(90), z.literal(95), z.literal(99)]).optional().describe("Confidence level of the intervals and tests: 90, 95 (default) or 99"),
+  confidence: z
+    .union([z.literal(90), z.literal(95), z.literal(99)])
+    .optional()
+    .describe("Confidence level of the intervals and tests: 90, 95 (default) or 99"),
   adjust: z.enum(["bh", "bonferroni", "none"]).optional().describe("Multiple-comparison adjustment within the deck's view: bh (Benjamini-Hochberg, default), bonferroni or none"),
   total: z
     .enum(["sample", "markets"])
@@ -81,7 +90,16 @@ function registerProjectDeck(app: App, deps: AppDeps): void {
       const ctx = c.get("ctx");
       const [p] = await enterTenant(db, ctx, (tx) => tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`);
       if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
-      const jobId = await start(deps, ctx, { kind: "ProjectPowerPoint", projectId, clientId: p.clientId, userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, filters, benchmarkTypeId: b.benchmarkTypeId ?? null, ...view });
+      const jobId = await start(deps, ctx, {
+        kind: "ProjectPowerPoint",
+        projectId,
+        clientId: p.clientId,
+        userId: ctx.principal.userId,
+        isStaff: ctx.principal.isStaff,
+        filters,
+        benchmarkTypeId: b.benchmarkTypeId ?? null,
+        ...view,
+      });
       return c.json({ jobId }, 202);
     },
   );
@@ -118,7 +136,8 @@ function registerRenewalDeck(app: App, deps: AppDeps): void {
       tags: ["Clients"],
       operationId: "Clients_RenewalPowerPointExport",
       summary: "A client's renewal deck",
-      description: "A queued job builds a deck for the client's renewal: completed projects and their respondents, credits spent per month (native charts). Download it with GET …/RenewalPowerPointExport/{exportId}.",
+      description:
+        "A queued job builds a deck for the client's renewal: completed projects and their respondents, credits spent per month (native charts). Download it with GET …/RenewalPowerPointExport/{exportId}.",
       request: { params: Key("Clients") },
       responses: { 202: { description: "Queued", content: { "application/json": { schema: ExportStarted } } }, ...commonErrors, 404: errors[404] },
     },

@@ -142,7 +142,6 @@ export function versus(m: Measure): { mark: string; words: string; color: string
   return b.diff > 0 ? { mark: " ▲", words: `${diff}, significantly above`, color: UP } : { mark: " ▼", words: `${diff}, significantly below`, color: DOWN };
 }
 
-
 function titleSlide(pptx: PptxGenJS, r: ReportContext) {
   const s = pptx.addSlide();
   s.background = { color: NAVY };
@@ -169,7 +168,10 @@ function methodSlide(pptx: PptxGenJS, r: ReportContext) {
       ...(r.simulated ? [row("Simulated respondents", r.simulated)] : []),
       row("Filters", r.filters.join("; ")),
       row("Concepts", r.options.map((o) => o.conceptText).join(", ") || "none"),
-      row("Benchmark", `${r.benchmark.name}, each measure's norm (top-2-box): ${r.qual.measures.map((m) => benchmarkFigure(r, m.standardQuestionId)).join(", ") || "none"}${r.benchmark.indicative ? " (indicative: few projects)" : ""}`),
+      row(
+        "Benchmark",
+        `${r.benchmark.name}, each measure's norm (top-2-box): ${r.qual.measures.map((m) => benchmarkFigure(r, m.standardQuestionId)).join(", ") || "none"}${r.benchmark.indicative ? " (indicative: few projects)" : ""}`,
+      ),
       row("Total", r.total),
       row("Weighting", r.weighting),
       row("Confidence", `${r.qual.confidence}% (intervals and tests)`),
@@ -225,7 +227,15 @@ function verdictSlide(pptx: PptxGenJS, r: ReportContext) {
     ];
   });
   s.addText(v.headline, { x: 0.5, y: 1.3, w: 12.3, h: 0.5, fontSize: 16, bold: true, color: NAVY, fit: "shrink" });
-  s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], { x: 0.5, y: 1.9, w: 12.3, colW: [0.85, 2.65, 1.3, 1.2, 1.6, 4.7], fontSize: 13, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" });
+  s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], {
+    x: 0.5,
+    y: 1.9,
+    w: 12.3,
+    colW: [0.85, 2.65, 1.3, 1.2, 1.6, 4.7],
+    fontSize: 13,
+    border: { type: "solid", pt: 0.5, color: "CBD5E1" },
+    valign: "middle",
+  });
   footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "total", v.standard.standardQuestionId);
 }
 
@@ -238,19 +248,30 @@ function scorecardSlide(pptx: PptxGenJS, r: ReportContext, optionIds: (number | 
     { text: "Benchmark", options: { bold: true, color: "FFFFFF", fill: { color: NAVY }, align: "right" } },
     ...optionIds.map((id): PptxGenJS.TableCell => ({ text: optionName(r.options, id), options: { bold: true, color: "FFFFFF", fill: { color: NAVY }, align: "right" } })),
   ];
-  const rows = r.qual.measures.map((m): PptxGenJS.TableRow => [
-    { text: m.title, options: { bold: true, color: NAVY } },
-    { text: r.benchmark.byMeasure.has(m.standardQuestionId) ? `${r.benchmark.byMeasure.get(m.standardQuestionId)!.toFixed(1)}%` : "–", options: { align: "right", color: GREY } },
-    ...optionIds.map((id): PptxGenJS.TableCell => {
-      const x = m.results.find((y) => y.testOptionId === id);
-      if (!x) return { text: "–", options: { align: "right" } };
-      const v = versus(x);
-      return { text: `${pct(x.top2)}${v.mark}${x.smallBase ? " (low base)" : ""}`, options: { align: "right", bold: v.color !== null, color: v.color ?? "1F2937" } };
-    }),
-  ]);
+  const rows = r.qual.measures.map(
+    (m): PptxGenJS.TableRow => [
+      { text: m.title, options: { bold: true, color: NAVY } },
+      { text: r.benchmark.byMeasure.has(m.standardQuestionId) ? `${r.benchmark.byMeasure.get(m.standardQuestionId)!.toFixed(1)}%` : "–", options: { align: "right", color: GREY } },
+      ...optionIds.map((id): PptxGenJS.TableCell => {
+        const x = m.results.find((y) => y.testOptionId === id);
+        if (!x) return { text: "–", options: { align: "right" } };
+        const v = versus(x);
+        return { text: `${pct(x.top2)}${v.mark}${x.smallBase ? " (low base)" : ""}`, options: { align: "right", bold: v.color !== null, color: v.color ?? "1F2937" } };
+      }),
+    ],
+  );
   const w = 12.3;
   const first = Math.min(3.2, w / (optionIds.length + 2) + 1);
-  s.addTable([head, ...rows], { x: 0.5, y: 1.35, w, colW: [first, 1.4, ...optionIds.map(() => (w - first - 1.4) / optionIds.length)], fontSize: 12, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, autoPage: true, autoPageRepeatHeader: true });
+  s.addTable([head, ...rows], {
+    x: 0.5,
+    y: 1.35,
+    w,
+    colW: [first, 1.4, ...optionIds.map(() => (w - first - 1.4) / optionIds.length)],
+    fontSize: 12,
+    border: { type: "solid", pt: 0.5, color: "CBD5E1" },
+    autoPage: true,
+    autoPageRepeatHeader: true,
+  });
   footer(s, r, `Base: ${r.respondents} respondents`, "total");
 }
 
@@ -274,11 +295,29 @@ function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measure
   combo(
     s,
     [
-      { type: pptx.ChartType.bar, data: [{ name: series, labels, values: v((x) => x.top2) }], options: { barDir: "col", chartColors: [COLORS[0]!], barGapWidthPct: 80, showValue: true, dataLabelFormatCode: "0.0", dataLabelPosition: "ctr", dataLabelColor: "FFFFFF" } },
+      {
+        type: pptx.ChartType.bar,
+        data: [{ name: series, labels, values: v((x) => x.top2) }],
+        options: { barDir: "col", chartColors: [COLORS[0]!], barGapWidthPct: 80, showValue: true, dataLabelFormatCode: "0.0", dataLabelPosition: "ctr", dataLabelColor: "FFFFFF" },
+      },
       // The benchmark line: the measure's norm (none when the benchmark has no norm for it).
       ...(norm === null ? [] : [benchmarkLine(pptx, `${r.benchmark.name} ${norm.toFixed(1)}%`, labels, +norm.toFixed(1))]),
     ],
-    { x: 0.4, y: 1.3, w: 6.6, h: 5.5, showLegend: true, legendPos: "b", legendFontSize: 10, valAxisMaxVal: 100, valAxisMinVal: 0, valAxisTitle: "Top-2-box %", showValAxisTitle: true, showValue: false, catAxisLabelFontSize: 11 },
+    {
+      x: 0.4,
+      y: 1.3,
+      w: 6.6,
+      h: 5.5,
+      showLegend: true,
+      legendPos: "b",
+      legendFontSize: 10,
+      valAxisMaxVal: 100,
+      valAxisMinVal: 0,
+      valAxisTitle: "Top-2-box %",
+      showValAxisTitle: true,
+      showValue: false,
+      catAxisLabelFontSize: 11,
+    },
   );
   const headCell = (t: string): PptxGenJS.TableCell => ({ text: t, options: { bold: true, color: "FFFFFF", fill: { color: NAVY }, align: t === "Concept" ? "left" : "right" } });
   const rows = m.results.map((x): PptxGenJS.TableRow => {
@@ -293,14 +332,25 @@ function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measure
       { text: higher.join(", ") || "–", options: { align: "right" } },
     ];
   });
-  s.addTable([["Concept", "T2B", "Interval", "n", "vs benchmark", "Higher than"].map(headCell), ...rows], { x: 7.15, y: 1.4, w: 5.8, colW: [1.35, 0.7, 1.15, 0.5, 1.1, 1.0], fontSize: 10, border: { type: "solid", pt: 0.5, color: "CBD5E1" } });
+  s.addTable([["Concept", "T2B", "Interval", "n", "vs benchmark", "Higher than"].map(headCell), ...rows], {
+    x: 7.15,
+    y: 1.4,
+    w: 5.8,
+    colW: [1.35, 0.7, 1.15, 0.5, 1.1, 1.0],
+    fontSize: 10,
+    border: { type: "solid", pt: 0.5, color: "CBD5E1" },
+  });
   s.addText(`“Higher than”: significantly above these concepts (paired tests, ${r.qual.method.adjustName} adjusted).`, { x: 7.15, y: 6.2, w: 5.8, h: 0.5, fontSize: 9, color: GREY, valign: "top" });
   footer(s, r, `Base: ${m.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "total", m.standardQuestionId);
 }
 
 /** A dashed line at a measure's norm across its bars. */
 function benchmarkLine(pptx: PptxGenJS, name: string, labels: string[], value: number): PptxGenJS.IChartMulti {
-  return { type: pptx.ChartType.line, data: [{ name, labels, values: labels.map(() => value) }], options: { chartColors: ["F59E0B"], lineSize: 2, lineDash: "dash", lineDataSymbol: "none", showValue: false } };
+  return {
+    type: pptx.ChartType.line,
+    data: [{ name, labels, values: labels.map(() => value) }],
+    options: { chartColors: ["F59E0B"], lineSize: 2, lineDash: "dash", lineDataSymbol: "none", showValue: false },
+  };
 }
 
 /**
@@ -346,15 +396,37 @@ export async function addWhiskers(deck: Uint8Array, whiskers: Whiskers): Promise
 
 function questionSlide(pptx: PptxGenJS, r: ReportContext, qr: QuestionResults) {
   const s = pptx.addSlide();
-  heading(s, qr.questionTitle || qr.questionText, qr.questionTitle ? qr.questionText : qr.questionTypeId === 2 ? "Several answers allowed: shares add to more than 100%" : "Weighted share of respondents");
+  heading(
+    s,
+    qr.questionTitle || qr.questionText,
+    qr.questionTitle ? qr.questionText : qr.questionTypeId === 2 ? "Several answers allowed: shares add to more than 100%" : "Weighted share of respondents",
+  );
   // A horizontal bar chart draws its first category at the bottom: the options go in reverse.
   const opts = [...qr.options].reverse();
   const labels = opts.map((o) => o.text);
-  const data = qr.results.map((x) => ({ name: optionName(r.options, x.testOptionId), labels, values: opts.map((o) => +((x.options.find((y) => y.questionOptionId === o.id)?.share ?? 0) * 100).toFixed(1)) }));
+  const data = qr.results.map((x) => ({
+    name: optionName(r.options, x.testOptionId),
+    labels,
+    values: opts.map((o) => +((x.options.find((y) => y.questionOptionId === o.id)?.share ?? 0) * 100).toFixed(1)),
+  }));
   if (data.length) {
     s.addChart(pptx.ChartType.bar, data, {
-      x: 0.5, y: 1.3, w: 12.3, h: 5.5, barDir: "bar", barGrouping: "clustered", chartColors: COLORS.slice(0, data.length), showLegend: data.length > 1, legendPos: "b",
-      showValue: true, dataLabelFormatCode: "0.0", valAxisMaxVal: 100, valAxisMinVal: 0, valAxisTitle: "% of respondents", showValAxisTitle: true, catAxisLabelFontSize: 11,
+      x: 0.5,
+      y: 1.3,
+      w: 12.3,
+      h: 5.5,
+      barDir: "bar",
+      barGrouping: "clustered",
+      chartColors: COLORS.slice(0, data.length),
+      showLegend: data.length > 1,
+      legendPos: "b",
+      showValue: true,
+      dataLabelFormatCode: "0.0",
+      valAxisMaxVal: 100,
+      valAxisMinVal: 0,
+      valAxisTitle: "% of respondents",
+      showValAxisTitle: true,
+      catAxisLabelFontSize: 11,
     });
   }
   footer(s, r, `Base: ${qr.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ") || "no answers"}`, "total");
@@ -367,8 +439,21 @@ function demographicSlides(pptx: PptxGenJS, r: ReportContext) {
     heading(s, "Who answered", "Weighted share of the filtered respondents");
     qs.slice(i, i + 2).forEach((d, k) => {
       s.addChart(pptx.ChartType.bar, [{ name: d.questionLabel, labels: d.options.map((o) => r.answerLabel(d, o)).reverse(), values: d.options.map((o) => +(o.share * 100).toFixed(1)).reverse() }], {
-        x: 0.4 + k * 6.3, y: 1.3, w: 6.1, h: 5.5, barDir: "bar", chartColors: [COLORS[k + 1]!], showTitle: true, title: d.questionLabel, titleFontSize: 14, showValue: true, dataLabelFormatCode: "0.0",
-        valAxisMinVal: 0, valAxisTitle: "%", showValAxisTitle: true, catAxisLabelFontSize: 10,
+        x: 0.4 + k * 6.3,
+        y: 1.3,
+        w: 6.1,
+        h: 5.5,
+        barDir: "bar",
+        chartColors: [COLORS[k + 1]!],
+        showTitle: true,
+        title: d.questionLabel,
+        titleFontSize: 14,
+        showValue: true,
+        dataLabelFormatCode: "0.0",
+        valAxisMinVal: 0,
+        valAxisTitle: "%",
+        showValAxisTitle: true,
+        catAxisLabelFontSize: 10,
       });
     });
     footer(s, r, `Base: ${r.respondents} respondents`, "total");
@@ -384,12 +469,27 @@ function themeSlides(pptx: PptxGenJS, r: ReportContext) {
     const themes = q.themes;
     const up = [...themes].reverse();
     s.addChart(pptx.ChartType.bar, [{ name: "Share of answers %", labels: up.map((t) => cut(t.name, 40)), values: up.map((t) => +(t.share * 100).toFixed(1)) }], {
-      x: 0.4, y: 1.3, w: 4.8, h: 5.5, barDir: "bar", chartColors: [COLORS[1]!], showValue: true, dataLabelFormatCode: "0.0", valAxisMinVal: 0, catAxisLabelFontSize: 10, valAxisTitle: "% of answers", showValAxisTitle: true,
+      x: 0.4,
+      y: 1.3,
+      w: 4.8,
+      h: 5.5,
+      barDir: "bar",
+      chartColors: [COLORS[1]!],
+      showValue: true,
+      dataLabelFormatCode: "0.0",
+      valAxisMinVal: 0,
+      catAxisLabelFontSize: 10,
+      valAxisTitle: "% of answers",
+      showValAxisTitle: true,
     });
     const lines: PptxGenJS.TextProps[] = [];
     for (const t of themes.slice(0, 4)) {
       lines.push({ text: `${t.name} (${t.count}${t.sentiment ? `, ${t.sentiment.toLowerCase()}` : ""})`, options: { bold: true, color: NAVY, fontSize: 12, breakLine: true } });
-      for (const x of t.quotes.slice(0, 2)) lines.push({ text: `“${cut(x.text, 160)}” — ${[x.concept, x.market].filter(Boolean).join(", ")}`, options: { italic: true, color: "1F2937", fontSize: 11, breakLine: true, paraSpaceAfter: 4 } });
+      for (const x of t.quotes.slice(0, 2))
+        lines.push({
+          text: `“${cut(x.text, 160)}” — ${[x.concept, x.market].filter(Boolean).join(", ")}`,
+          options: { italic: true, color: "1F2937", fontSize: 11, breakLine: true, paraSpaceAfter: 4 },
+        });
     }
     s.addText(lines, { x: 5.4, y: 1.3, w: 7.5, h: 5.5, valign: "top", fit: "shrink" });
     footer(s, r, `Base: ${q.answers} answers`, "answers");
@@ -417,7 +517,11 @@ function summarySlides(pptx: PptxGenJS, r: ReportContext) {
   }
   pages.forEach((ps, i) => {
     const s = pptx.addSlide();
-    heading(s, `AI summary${pages.length > 1 ? ` (${i + 1} of ${pages.length})` : ""}`, `${sm.scope}${sm.generatedAt ? `; written ${sm.generatedAt}` : ""}. Generated by AI from the results: check the figures against the charts.`);
+    heading(
+      s,
+      `AI summary${pages.length > 1 ? ` (${i + 1} of ${pages.length})` : ""}`,
+      `${sm.scope}${sm.generatedAt ? `; written ${sm.generatedAt}` : ""}. Generated by AI from the results: check the figures against the charts.`,
+    );
     s.addText(
       ps.map((p) => ({ text: p, options: { breakLine: true, paraSpaceAfter: 8, bold: isHeading(p) } })),
       { x: 0.5, y: 1.35, w: 12.3, h: 5.5, fontSize: 13, color: "1F2937", valign: "top", fit: "shrink" },
@@ -456,9 +560,9 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
   if (r.qual.measures.length) {
     scorecardSlide(pptx, r, optionIds);
     for (const m of r.qual.measures) {
-    measureSlide(pptx, r, m, whiskers);
-    charts++;
-  }
+      measureSlide(pptx, r, m, whiskers);
+      charts++;
+    }
   }
   await progress(40, "questions, demographics and themes");
   for (const qr of r.questions) {
@@ -481,7 +585,17 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
     const labels = x.curves.price.map((p) => p.toFixed(2));
     const line = (n: string, v: number[]) => ({ name: n, labels, values: v.map((y) => +(y * 100).toFixed(1)) });
     s.addChart(pptx.ChartType.line, [line("Too cheap", x.curves.tooCheap), line("Cheap", x.curves.cheap), line("Expensive", x.curves.expensive), line("Too expensive", x.curves.tooExpensive)], {
-      x: 0.5, y: 1.1, w: 8.5, h: 5.6, chartColors: COLORS.slice(0, 4), showLegend: true, legendPos: "b", valAxisTitle: "% of respondents", showValAxisTitle: true, catAxisTitle: `Price (${price?.currencyCode ?? ""})`, showCatAxisTitle: true,
+      x: 0.5,
+      y: 1.1,
+      w: 8.5,
+      h: 5.6,
+      chartColors: COLORS.slice(0, 4),
+      showLegend: true,
+      legendPos: "b",
+      valAxisTitle: "% of respondents",
+      showValAxisTitle: true,
+      catAxisTitle: `Price (${price?.currencyCode ?? ""})`,
+      showCatAxisTitle: true,
     });
     charts++;
     const fmt = (y: number | null) => (y === null ? "–" : `${price?.currencySymbol ?? ""}${y.toFixed(2)}`);
@@ -502,7 +616,17 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
     heading(s, "Market reach (TURF)", "The best set of each size: the share of respondents who would buy at least one");
     const best = reach.byK.map((k) => k.sets[0]!).filter(Boolean);
     s.addChart(pptx.ChartType.bar, [{ name: "Reach %", labels: best.map((b) => b.items.join(" + ")), values: best.map((b) => +(b.reach * 100).toFixed(1)) }], {
-      x: 0.5, y: 1.3, w: 12.3, h: 5.5, barDir: "bar", chartColors: [COLORS[0]!], showValue: true, dataLabelFormatCode: "0.0", valAxisMaxVal: 100, valAxisTitle: "Reach %", showValAxisTitle: true,
+      x: 0.5,
+      y: 1.3,
+      w: 12.3,
+      h: 5.5,
+      barDir: "bar",
+      chartColors: [COLORS[0]!],
+      showValue: true,
+      dataLabelFormatCode: "0.0",
+      valAxisMaxVal: 100,
+      valAxisTitle: "Reach %",
+      showValAxisTitle: true,
     });
     charts++;
     footer(s, r, `Base: ${r.respondents} respondents`);
@@ -537,7 +661,15 @@ export async function renewalDeck(db: Db, i: RenewalDeckInput, progress: (pct: n
     const s = pptx.addSlide();
     s.addText("Respondents per project", { x: 0.5, y: 0.3, w: 12, h: 0.6, fontSize: 24, bold: true, color: "14213D" });
     s.addChart(pptx.ChartType.bar, [{ name: "Respondents", labels: data.projects.map((p) => p.name), values: data.projects.map((p) => p.respondents) }], {
-      x: 0.5, y: 1.1, w: 12.3, h: 5.8, barDir: "bar", chartColors: [COLORS[0]!], showValue: true, valAxisTitle: "Respondents", showValAxisTitle: true,
+      x: 0.5,
+      y: 1.1,
+      w: 12.3,
+      h: 5.8,
+      barDir: "bar",
+      chartColors: [COLORS[0]!],
+      showValue: true,
+      valAxisTitle: "Respondents",
+      showValAxisTitle: true,
     });
     charts++;
   }
@@ -545,7 +677,15 @@ export async function renewalDeck(db: Db, i: RenewalDeckInput, progress: (pct: n
     const s = pptx.addSlide();
     s.addText("Credits spent per month", { x: 0.5, y: 0.3, w: 12, h: 0.6, fontSize: 24, bold: true, color: "14213D" });
     s.addChart(pptx.ChartType.bar, [{ name: "Credits", labels: data.months.map((m) => m.month), values: data.months.map((m) => m.spent) }], {
-      x: 0.5, y: 1.1, w: 12.3, h: 5.8, barDir: "col", chartColors: [COLORS[1]!], showValue: true, valAxisTitle: "Credits", showValAxisTitle: true,
+      x: 0.5,
+      y: 1.1,
+      w: 12.3,
+      h: 5.8,
+      barDir: "col",
+      chartColors: [COLORS[1]!],
+      showValue: true,
+      valAxisTitle: "Credits",
+      showValAxisTitle: true,
     });
     charts++;
   }
@@ -569,7 +709,9 @@ export const powerPointJob = defineJob<DeckInput, PowerPointJobResult>(
     const i = job.data;
     const progress = (pct: number, m: string) => job.progress(pct, m);
     const deck = i.kind === "ProjectPowerPoint" ? await projectDeck(job.db, i, progress) : await renewalDeck(job.db, i, progress);
-    const id = await enterTenant(job.db, { principal: { userId: i.userId, isStaff: true, isSuperAdmin: false }, clientId: null, descendants: false, sessionId: null }, (tx) => store(tx, i, job.jobId, deck));
+    const id = await enterTenant(job.db, { principal: { userId: i.userId, isStaff: true, isSuperAdmin: false }, clientId: null, descendants: false, sessionId: null }, (tx) =>
+      store(tx, i, job.jobId, deck),
+    );
     const download = i.kind === "ProjectPowerPoint" ? `/api/v1/Projects(${i.projectId})/PowerPointExport/${id}` : `/api/v1/Clients(${i.clientId})/RenewalPowerPointExport/${id}`;
     return { exportId: id, fileName: deck.fileName, sizeBytes: deck.body.byteLength, charts: deck.charts, download };
   },

@@ -23,15 +23,9 @@ type ResponsesRoute<E extends z.ZodRawShape, T extends z.ZodType> = {
 };
 
 /** The Responses functions' route helper, for an app: `responses(name, ...)` adds `GET /Responses/{name}`. */
-const responsesFor = (app: App) =>
-  <E extends z.ZodRawShape, T extends z.ZodType>(
-    name: string,
-    summary: string,
-    description: string,
-    extra: E,
-    schema: T,
-    run: TypedHandler<ResponsesRoute<E, T>>,
-  ) =>
+const responsesFor =
+  (app: App) =>
+  <E extends z.ZodRawShape, T extends z.ZodType>(name: string, summary: string, description: string, extra: E, schema: T, run: TypedHandler<ResponsesRoute<E, T>>) =>
     addRoute(
       app,
       {
@@ -71,7 +65,10 @@ function registerWeightsAndQual(app: App, deps: AppDeps): void {
     "For each standard measure on the 4-point scale and each test option: weighted top-2-box with its design-based standard error (Taylor linearisation, market runs as strata) and Wilson interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark (its projects' mean and between-project variance; a norm of fewer than 5 projects is indicative) and against each other option (paired where the same respondents rated both), p-values adjusted within the view (adjust, Benjamini-Hochberg by default; method says which). See docs/statistics.md. With projectQuestionId: that question's option shares per test option instead (in `question`).",
     {
       benchmarkTypeId: int("benchmarkTypeId", "Benchmark to test against (Projects Benchmarks)").optional(),
-      confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
+      confidence: z
+        .enum(["90", "95", "99"])
+        .optional()
+        .openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
       adjust: AdjustParam,
       marketWeighting: z
         .enum(["population", "sample"])
@@ -80,7 +77,11 @@ function registerWeightsAndQual(app: App, deps: AppDeps): void {
       total: z
         .enum(["sample", "markets"])
         .optional()
-        .openapi({ param: { name: "total", in: "query" }, description: "What measures (with every test) is, and with projectQuestionId the question's shares: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says; a question's total weights by population)" }),
+        .openapi({
+          param: { name: "total", in: "query" },
+          description:
+            "What measures (with every test) is, and with projectQuestionId the question's shares: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says; a question's total weights by population)",
+        }),
       projectQuestionId: int("projectQuestionId", "One question's option results").optional(),
     },
     Qual,
@@ -92,16 +93,16 @@ function registerWeightsAndQual(app: App, deps: AppDeps): void {
         const question = await svc.questionResults(db, c.get("ctx"), { projectId: id, projectQuestionId: Number(qv.projectQuestionId), filters, total: qv.total === "markets" ? "markets" : "sample" });
         return c.json(
           {
-          projectId: id,
-          confidence: 95,
-          benchmarkTypeId: null,
-          method: svc.statsMethod(adjustOf(qv.adjust), 0),
-          measures: [],
-          total: question.total,
-          markets: [],
-          marketsMethod: { adjust: adjustOf(qv.adjust), adjustName: ADJUST_NAMES[adjustOf(qv.adjust)], tests: 0, comparisons: "none (one question's option results)" },
-          allMarkets: { weighting: "sample", note: null, shares: [], measures: [] },
-          question,
+            projectId: id,
+            confidence: 95,
+            benchmarkTypeId: null,
+            method: svc.statsMethod(adjustOf(qv.adjust), 0),
+            measures: [],
+            total: question.total,
+            markets: [],
+            marketsMethod: { adjust: adjustOf(qv.adjust), adjustName: ADJUST_NAMES[adjustOf(qv.adjust)], tests: 0, comparisons: "none (one question's option results)" },
+            allMarkets: { weighting: "sample", note: null, shares: [], measures: [] },
+            question,
           },
           200,
         );
@@ -134,14 +135,26 @@ function registerCrossTabAndDemographics(app: App, deps: AppDeps): void {
     "A measure or question by a banner of columns, with column-letter significance",
     `Rows: \`measure:{standardQuestionId}\` (top-2-box per test option) or \`question:{projectQuestionId}\` (each answer's share of those who answered). Banner (comma separated): \`demographic:{systemQuestionId}\`, \`question:{projectQuestionId}\`, \`market\`, \`segment:{segmentId}\` (saved filter sets, one column each); at most ${xtab.MAX_BANNER_VARIABLES} variables and ${xtab.MAX_BANNER_COLUMNS} columns. Each cell: weighted share, base, Kish n_eff, design-based SE (market runs as strata) and Wilson interval; every pair of columns within a banner variable is tested on every row (cells with a low base, n_eff below 30, are not tested), the table's p-values adjusted together (adjust, Benjamini-Hochberg by default), and a cell lists the letters of the columns significantly lower. A Total column comes first. See docs/statistics.md "Cross-tabs".`,
     {
-      rows: z.string().max(40).openapi({ param: { name: "rows", in: "query" }, description: "measure:{standardQuestionId} or question:{projectQuestionId}" }),
-      banner: z.string().max(2000).openapi({ param: { name: "banner", in: "query" }, description: "demographic:{id}, question:{id}, market, segment:{id}, comma separated" }),
-      confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
+      rows: z
+        .string()
+        .max(40)
+        .openapi({ param: { name: "rows", in: "query" }, description: "measure:{standardQuestionId} or question:{projectQuestionId}" }),
+      banner: z
+        .string()
+        .max(2000)
+        .openapi({ param: { name: "banner", in: "query" }, description: "demographic:{id}, question:{id}, market, segment:{id}, comma separated" }),
+      confidence: z
+        .enum(["90", "95", "99"])
+        .optional()
+        .openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
       adjust: AdjustParam,
       total: z
         .enum(["sample", "markets"])
         .optional()
-        .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)" }),
+        .openapi({
+          param: { name: "total", in: "query" },
+          description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)",
+        }),
     },
     CrossTab,
     async (c) => {
@@ -170,7 +183,10 @@ function registerCrossTabAndDemographics(app: App, deps: AppDeps): void {
       total: z
         .enum(["sample", "markets"])
         .optional()
-        .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)" }),
+        .openapi({
+          param: { name: "total", in: "query" },
+          description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)",
+        }),
     },
     Demographics,
     async (c) => {
@@ -186,10 +202,17 @@ function registerPriceReachAndWaves(app: App, deps: AppDeps): void {
   // Every route here only reads: from the replica when one is configured and keeping up.
   const db = deps.readDb ?? deps.db;
   const responses = responsesFor(app);
-  responses("PriceSensitivityResults", "Van Westendorp price sensitivity per test option", "The four weighted curves (too cheap, cheap, expensive, too expensive) and their crossings by linear interpolation between observed prices: optimal (OPP), indifference (IPP), and the acceptable range from the point of marginal cheapness (PMC) to that of marginal expensiveness (PME); respondents whose prices are out of order are left out and counted; the Newton-Miller-Smith trial and revenue optima where purchase intent was asked; SPEC 9's tooltips.", {}, Price, async (c) => {
-    const qv = c.req.valid("query");
-    return c.json(await analysis.priceSensitivityResults(db, c.get("ctx"), Number(qv.projectId), parseFilters(qv.filters)), 200);
-  });
+  responses(
+    "PriceSensitivityResults",
+    "Van Westendorp price sensitivity per test option",
+    "The four weighted curves (too cheap, cheap, expensive, too expensive) and their crossings by linear interpolation between observed prices: optimal (OPP), indifference (IPP), and the acceptable range from the point of marginal cheapness (PMC) to that of marginal expensiveness (PME); respondents whose prices are out of order are left out and counted; the Newton-Miller-Smith trial and revenue optima where purchase intent was asked; SPEC 9's tooltips.",
+    {},
+    Price,
+    async (c) => {
+      const qv = c.req.valid("query");
+      return c.json(await analysis.priceSensitivityResults(db, c.get("ctx"), Number(qv.projectId), parseFilters(qv.filters)), 200);
+    },
+  );
   responses(
     "MarketReachResults",
     "TURF market reach",
@@ -206,7 +229,13 @@ function registerPriceReachAndWaves(app: App, deps: AppDeps): void {
     "WaveData",
     "Top-2-box per wave",
     "The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents, design-based standard errors and Wilson intervals, and each option against the previous wave (independent samples); p-values adjusted within the view (adjust).",
-    { confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }), adjust: AdjustParam },
+    {
+      confidence: z
+        .enum(["90", "95", "99"])
+        .optional()
+        .openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
+      adjust: AdjustParam,
+    },
     Waves,
     async (c) => {
       const qv = c.req.valid("query");

@@ -21,7 +21,7 @@ const Simulated = z
     projectId: z.number().int(),
     respondents: z.number().int().describe("The respondents the filters keep (valid completes)"),
     simulated: z.number().int().describe("Of them, the simulated panel's"),
-    words: z.string().nullable().describe("What every results page, export and AI answer says of them (\"All 1,200 respondents are simulated: ...\"); null when none is simulated"),
+    words: z.string().nullable().describe('What every results page, export and AI answer says of them ("All 1,200 respondents are simulated: ..."); null when none is simulated'),
   })
   .openapi("SimulatedRespondents");
 
@@ -46,8 +46,12 @@ function registerProjectCountRoutes(app: App, deps: AppDeps): void {
       tags: ["Projects"],
       operationId: "Projects_ResponsesCount",
       summary: "Respondents per test option",
-      description: "The filtered respondents who saw each test option (a project without test options: one row with testOptionId null): count, weight, respondents per standard question, and per week.",
-      request: { params: KeyParams, query: z.object({ filters: FiltersParam, systemQuestionId: int("systemQuestionId", "Accepted for the results page's call; the counts are per test option").optional() }) },
+      description:
+        "The filtered respondents who saw each test option (a project without test options: one row with testOptionId null): count, weight, respondents per standard question, and per week.",
+      request: {
+        params: KeyParams,
+        query: z.object({ filters: FiltersParam, systemQuestionId: int("systemQuestionId", "Accepted for the results page's call; the counts are per test option").optional() }),
+      },
       responses: { ...ok(Count, "Counts"), ...commonErrors, 404: errors[404] },
     },
     // Serialized (and remembered per project copy and selection): sent as c.json sends JSON.
@@ -64,7 +68,16 @@ function registerProjectCountRoutes(app: App, deps: AppDeps): void {
       summary: "The benchmarks (norms) a project reads against",
       description:
         "For each benchmark type (1 all customers, 2 this team, 3 this industry, 4-7 NPD launch-week bands, 8 category, 10 parent category): the average top-2-box of comparable completed projects per standard question, the projects it rests on, and whether it is available (SPEC 5's NPD week rule); then 'None' at 50%.",
-      request: { params: KeyParams, query: z.object({ regionIds: z.string().max(2000).optional().openapi({ param: { name: "regionIds", in: "query" }, description: "Regions as [1,2] (default: the project's)" }) }) },
+      request: {
+        params: KeyParams,
+        query: z.object({
+          regionIds: z
+            .string()
+            .max(2000)
+            .optional()
+            .openapi({ param: { name: "regionIds", in: "query" }, description: "Regions as [1,2] (default: the project's)" }),
+        }),
+      },
       responses: { ...ok(Benchmarks, "Benchmarks"), ...commonErrors, 404: errors[404] },
     },
     async (c) => c.json(await svc.benchmarks(db, c.get("ctx"), keyOf(c), intList(c.req.valid("query").regionIds, "regionIds")), 200),
@@ -100,7 +113,8 @@ function registerLandingRoutes(app: App, deps: AppDeps): void {
       tags: ["Projects"],
       operationId: "Projects_ResultsLanding",
       summary: "Where a project's results open",
-      description: "SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page; and the view it opens on: every market, the all-markets total when there are several (issue 37).",
+      description:
+        "SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page; and the view it opens on: every market, the all-markets total when there are several (issue 37).",
       request: { params: KeyParams },
       responses: {
         ...ok(

@@ -50,7 +50,10 @@ export const MarketTest = Test.extend({
   diff: z.number().describe("This market's top2 minus the other's"),
   pAdjusted: z.number().nullable().describe("Adjusted within the market table's family (marketsMethod); null when not tested"),
 });
-export const MarketByMarket = z.object({ standardQuestionId: z.number().int(), results: z.array(MarketCell.extend({ vsMarkets: z.array(MarketTest).describe("Against the same option in each other market (independent samples)") })) });
+export const MarketByMarket = z.object({
+  standardQuestionId: z.number().int(),
+  results: z.array(MarketCell.extend({ vsMarkets: z.array(MarketTest).describe("Against the same option in each other market (independent samples)") })),
+});
 export const Method = z
   .object({
     variance: z.literal("taylor-linearisation"),
@@ -74,7 +77,11 @@ export const QuestionResults = z
     questionText: z.string(),
     questionTitle: z.string().nullable(),
     questionTypeId: z.number().int(),
-    total: z.enum(["sample", "markets"]).describe("Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)"),
+    total: z
+      .enum(["sample", "markets"])
+      .describe(
+        "Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)",
+      ),
     options: z.array(z.object({ id: z.number().int(), text: z.string() })),
     results: z.array(
       z.object({
@@ -131,7 +138,11 @@ export const CrossTab = z
   .object({
     projectId: z.number().int(),
     confidence: z.union([z.literal(90), z.literal(95), z.literal(99)]),
-    total: z.enum(["sample", "markets"]).describe("Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)"),
+    total: z
+      .enum(["sample", "markets"])
+      .describe(
+        "Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)",
+      ),
     stub: z.object({ kind: z.enum(["measure", "question"]), id: z.number().int(), title: z.string(), value: z.string().describe("What a cell is") }),
     banner: z.array(z.object({ key: z.string(), label: z.string() })),
     columns: z.array(z.object({ key: z.string(), variable: z.string().nullable(), label: z.string(), letter: z.string().nullable().describe("A, B, ..; null for the Total") })),
@@ -175,7 +186,11 @@ export const Weights = z
 export const Demographics = z
   .object({
     projectId: z.number().int(),
-    total: z.enum(["sample", "markets"]).describe("Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)"),
+    total: z
+      .enum(["sample", "markets"])
+      .describe(
+        "Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)",
+      ),
     questions: z.array(
       z.object({
         systemQuestionId: z.number().int(),
@@ -310,18 +325,18 @@ export const Waves = z
 export const Theme = z.object({ id: z.number().int(), name: z.string(), sentiment: z.string().nullable() });
 /** An open answer as Verbatim lists it (VerbatimGroup adds its projectId). */
 export const VerbatimRow = z.object({
-        id: z.number().int(),
-        responseText: z.string(),
-        translatedText: z.string().nullable(),
-        languageCode: z.string().nullable(),
-        sentiment: z.string().nullable(),
-        sentimentScore: z.number().nullable(),
-        testOptionId: z.number().int().nullable(),
-        regionId: z.number().int(),
-        createdAt: z.string(),
-        weight: z.number(),
-        themes: z.array(Theme),
-      });
+  id: z.number().int(),
+  responseText: z.string(),
+  translatedText: z.string().nullable(),
+  languageCode: z.string().nullable(),
+  sentiment: z.string().nullable(),
+  sentimentScore: z.number().nullable(),
+  testOptionId: z.number().int().nullable(),
+  regionId: z.number().int(),
+  createdAt: z.string(),
+  weight: z.number(),
+  themes: z.array(Theme),
+});
 export const VerbatimPage = z
   .object({
     projectId: z.number().int(),
@@ -348,7 +363,11 @@ export const adjustOf = (s: string | undefined): Adjust => (s === "bonferroni" |
 
 export function intList(raw: string | undefined, name: string): number[] | null {
   if (raw === undefined || raw.trim() === "") return null;
-  const parts = raw.replace(/^\[|\]$/g, "").split(",").map((s) => s.trim()).filter(Boolean);
+  const parts = raw
+    .replace(/^\[|\]$/g, "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!parts.every((x) => /^\d{1,9}$/.test(x))) throw new ApiError("BadRequest", `${name}: a list of ids, as [1,2] or 1,2`);
   return parts.map(Number);
 }

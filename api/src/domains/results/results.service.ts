@@ -380,7 +380,13 @@ function marketCells(design: Map<number, { domains: (number | null)[]; est: Desi
  * the shares treated as fixed; without a population for every market it falls back to sample
  * weighting and says why.
  */
-export function marketTotals(cells: q.DesignCell[], strata: q.DesignStratum[], confidence: Confidence, weighting: "population" | "sample", adjust: Adjust = "bh"): Pick<QualResults, "markets" | "allMarkets" | "marketsMethod"> {
+export function marketTotals(
+  cells: q.DesignCell[],
+  strata: q.DesignStratum[],
+  confidence: Confidence,
+  weighting: "population" | "sample",
+  adjust: Adjust = "bh",
+): Pick<QualResults, "markets" | "allMarkets" | "marketsMethod"> {
   const regions = [...new Set(strata.map((h) => h.regionId))].sort((a, b) => a - b);
   const regionOf = new Map(strata.map((h) => [h.run, h.regionId]));
   // One design over every market, a domain per (option, market): a market's domain lives in its
@@ -423,7 +429,10 @@ export function marketTotals(cells: q.DesignCell[], strata: q.DesignStratum[], c
     }
   }
   for (const x of pending) {
-    const cell = markets.find((m) => m.regionId === x.region)?.measures.find((m) => m.standardQuestionId === x.sq)?.results.find((r) => r.testOptionId === x.option);
+    const cell = markets
+      .find((m) => m.regionId === x.region)
+      ?.measures.find((m) => m.standardQuestionId === x.sq)
+      ?.results.find((r) => r.testOptionId === x.option);
     cell?.vsMarkets.push(x.test);
   }
   for (const m of markets) for (const ms of m.measures) for (const r of ms.results) r.vsMarkets.sort((a, b) => a.regionId - b.regionId);
@@ -438,8 +447,17 @@ export function marketTotals(cells: q.DesignCell[], strata: q.DesignStratum[], c
     allMarkets: {
       weighting: usePopulation ? "population" : "sample",
       note: weighting === "population" && !usePopulation ? `No population figure for region ${missing.join(", ")}: markets weighted by sample` : null,
-      shares: regions.map((r) => ({ regionId: r, population: MARKET_POPULATION[r]?.population ?? null, source: MARKET_POPULATION[r]?.source ?? null, sampleShare: sampleShare.get(r)!, share: share.get(r)! })),
-      measures: marketCells(designByQuestion(cells, strata, (o) => o, String, scale), confidence),
+      shares: regions.map((r) => ({
+        regionId: r,
+        population: MARKET_POPULATION[r]?.population ?? null,
+        source: MARKET_POPULATION[r]?.source ?? null,
+        sampleShare: sampleShare.get(r)!,
+        share: share.get(r)!,
+      })),
+      measures: marketCells(
+        designByQuestion(cells, strata, (o) => o, String, scale),
+        confidence,
+      ),
     },
   };
 }
@@ -734,9 +752,7 @@ function qualFigures(input: QualInput, r: Awaited<ReturnType<typeof qualReads>>,
     method: statsMethod(adjust, tests),
     total,
     ...marketTotals(sums.cells, sums.strata, confidence, weighting, adjust),
-    measures: r.titles
-      .filter((t) => results.has(t.id))
-      .map((t) => ({ standardQuestionId: t.id, title: t.title, results: results.get(t.id)! })),
+    measures: r.titles.filter((t) => results.has(t.id)).map((t) => ({ standardQuestionId: t.id, title: t.title, results: results.get(t.id)! })),
   };
 }
 
@@ -803,7 +819,14 @@ export function regionScale(strata: readonly q.DesignStratum[], weighting: "popu
  * the same read over each market of the filter on its own, with the market's factor from
  * marketScale (QualResults' weighting), for the caller to sum.
  */
-async function perMarket<R>(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter, strata: readonly q.DesignStratum[], read: (a: Aggregates) => Promise<R>): Promise<{ f: number; value: R }[]> {
+async function perMarket<R>(
+  db: Db,
+  ctx: RequestCtx,
+  projectId: number,
+  filters: ResponseFilter,
+  strata: readonly q.DesignStratum[],
+  read: (a: Aggregates) => Promise<R>,
+): Promise<{ f: number; value: R }[]> {
   const scale = regionScale(strata);
   const out: { f: number; value: R }[] = [];
   for (const [regionId, f] of [...scale].sort((a, b) => a[0] - b[0])) {
@@ -814,13 +837,24 @@ async function perMarket<R>(db: Db, ctx: RequestCtx, projectId: number, filters:
 }
 
 /** One question's answers: each option's weighted share of the respondents who answered it, per test option (total=markets: the all-markets total). */
-export async function questionResults(db: Db, ctx: RequestCtx, input: { projectId: number; projectQuestionId: number; filters: ResponseFilter; total?: "sample" | "markets" }): Promise<QuestionResults> {
+export async function questionResults(
+  db: Db,
+  ctx: RequestCtx,
+  input: { projectId: number; projectQuestionId: number; filters: ResponseFilter; total?: "sample" | "markets" },
+): Promise<QuestionResults> {
   const total = input.total ?? "sample";
-  const head = await withAggregates(db, ctx, input.projectId, input.filters, (tx) => q.projectQuestion(tx, input.projectId, input.projectQuestionId), async (a, p, _f, pq) => {
-    if (!pq) throw new ApiError("NotFound", `No question ${input.projectQuestionId} in project ${p.id}`);
-    if (pq.questionTypeId === 3) throw new ApiError("BadRequest", "An open question has verbatims, not option results: use TextResponses/Verbatim");
-    return { p, pq, ...(await a.optionAnswers(pq.questionId)), strata: total === "markets" ? await a.designStrata() : [] };
-  });
+  const head = await withAggregates(
+    db,
+    ctx,
+    input.projectId,
+    input.filters,
+    (tx) => q.projectQuestion(tx, input.projectId, input.projectQuestionId),
+    async (a, p, _f, pq) => {
+      if (!pq) throw new ApiError("NotFound", `No question ${input.projectQuestionId} in project ${p.id}`);
+      if (pq.questionTypeId === 3) throw new ApiError("BadRequest", "An open question has verbatims, not option results: use TextResponses/Verbatim");
+      return { p, pq, ...(await a.optionAnswers(pq.questionId)), strata: total === "markets" ? await a.designStrata() : [] };
+    },
+  );
   const { p, pq } = head;
   let { rows, bases } = head;
   if (total === "markets") {
@@ -860,12 +894,19 @@ export async function questionResults(db: Db, ctx: RequestCtx, input: { projectI
 
 /** Each demographic's answers as weighted shares of the filtered respondents (total=markets: the all-markets total, as QualResults weights it). */
 export async function demographicsResults(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter, total: "sample" | "markets" = "sample") {
-  const head = await withAggregates(db, ctx, projectId, filters, (tx) => q.systemQuestions(tx), async (a, p, _f, questions) => ({
-    p,
-    questions,
-    rows: await a.demographics(),
-    strata: total === "markets" ? await a.designStrata() : [],
-  }));
+  const head = await withAggregates(
+    db,
+    ctx,
+    projectId,
+    filters,
+    (tx) => q.systemQuestions(tx),
+    async (a, p, _f, questions) => ({
+      p,
+      questions,
+      rows: await a.demographics(),
+      strata: total === "markets" ? await a.designStrata() : [],
+    }),
+  );
   const { p, questions } = head;
   let rows = head.rows;
   if (total === "markets") {
@@ -981,12 +1022,7 @@ async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[]): Pr
   return enterTenant(db, systemCtx(), async (tx) => {
     // Round trips: the stale check with the benchmark types, the region codes and the latest week
     // (pipelined); a refresh only when something is stale; then every norm (pipelined).
-    const [stale, types, codes, week] = await Promise.all([
-      staleNormProjects(tx),
-      q.benchmarkTypes(tx),
-      q.regionCodes(tx, regionIds),
-      p.projectTypeId === 4 ? q.latestWeek(tx, p.id) : null,
-    ]);
+    const [stale, types, codes, week] = await Promise.all([staleNormProjects(tx), q.benchmarkTypes(tx), q.regionCodes(tx, regionIds), p.projectTypeId === 4 ? q.latestWeek(tx, p.id) : null]);
     for (const id of stale) await refreshNormCells(tx, id);
     const norms = await Promise.all(types.map((t) => q.norms(tx, p, { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek }, regionIds.length ? regionIds : null)));
     const out: { row: BenchmarkRow; cells: Map<number, NormCell> }[] = [];
@@ -1009,7 +1045,16 @@ async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[]): Pr
           byStandardQuestion: Object.fromEntries(
             rows.map((r) => {
               const d = cells.get(r.standardQuestionId)!;
-              return [String(r.standardQuestionId), { top2Percentage: r.top2 * 100, sdPercentage: Number.isFinite(d.sd) ? d.sd * 100 : null, projectCount: r.projectCount, respondents: r.respondents, indicative: r.projectCount < THIN_NORM }];
+              return [
+                String(r.standardQuestionId),
+                {
+                  top2Percentage: r.top2 * 100,
+                  sdPercentage: Number.isFinite(d.sd) ? d.sd * 100 : null,
+                  projectCount: r.projectCount,
+                  respondents: r.respondents,
+                  indicative: r.projectCount < THIN_NORM,
+                },
+              ];
             }),
           ),
         },

@@ -123,7 +123,17 @@ export async function optionAnswers(tx: Tx, projectId: number, f: ResolvedFilter
 }
 
 export async function projectQuestion(tx: Tx, projectId: number, projectQuestionId: number) {
-  const [q] = await tx<{ id: number; questionId: number; standardQuestionId: number | null; questionTypeId: number; questionText: string; questionTitle: string | null; options: { id: number; text: string; isNotSure: boolean; standardAnswerValue: number | null }[] }[]>`
+  const [q] = await tx<
+    {
+      id: number;
+      questionId: number;
+      standardQuestionId: number | null;
+      questionTypeId: number;
+      questionText: string;
+      questionTitle: string | null;
+      options: { id: number; text: string; isNotSure: boolean; standardAnswerValue: number | null }[];
+    }[]
+  >`
     select pq.id, pq.question_id as "questionId", pq.standard_question_id as "standardQuestionId", q.question_type_id as "questionTypeId",
            q.question_text as "questionText", q.question_title as "questionTitle",
            coalesce((select json_agg(json_build_object('id', o.id, 'text', o.option_text, 'isNotSure', o.is_not_sure, 'standardAnswerValue', o.standard_answer_value) order by o.sort_order, o.id)
@@ -226,10 +236,7 @@ export async function norms(
             : kind.minWeek !== null || kind.maxWeek !== null
               ? tx`and q.project_type_id = 4`
               : tx``;
-  const weeks =
-    kind.minWeek !== null || kind.maxWeek !== null
-      ? tx`and nc.week between ${kind.minWeek ?? 1} and ${kind.maxWeek ?? 100000}`
-      : tx``;
+  const weeks = kind.minWeek !== null || kind.maxWeek !== null ? tx`and nc.week between ${kind.minWeek ?? 1} and ${kind.maxWeek ?? 100000}` : tx``;
   // From the norms' rollup (norms.ts, migration 0030): a session is in one region and one week,
   // so its cells' respondents add up to the project's distinct respondents.
   return tx<NormRow[]>`
@@ -279,21 +286,34 @@ export interface DesignCell {
   sB: number;
 }
 
+/**
+ * The pairs of one respondent's answers to one standard question, made within the respondent: each
+ * respondent's (option, y) as arrays, unnested twice. A self-join of the answers on (respondent,
+ * question) did the same, but on a database without statistics (a fresh demo, a test copy before
+ * autovacuum's first analyze) the planner estimated one row per side and joined them in a nested
+ * loop: about 25 million comparisons for 200 respondents of five options, 4 s on a quiet machine and
+ * a statement timeout (503) under load. Unnesting needs no join, so no plan can make it quadratic in
+ * the respondents (tests/api/design-cells-plan.test.ts). Reads y (sid, w, run, sq, o, y); analysis.service.ts's
+ * waves read it with (wave, option) as o's place.
+ */
+export const pairsPerRespondent = (tx: Tx) => tx`g as (select y.sid, y.w, y.run, y.sq, array_agg(y.o) as os, array_agg(y.y) as ys from y group by 1, 2, 3, 4)`;
+
 export async function designCells(tx: Tx, projectId: number, f: ResolvedFilter, standardQuestionIds: number[] | null): Promise<DesignCell[]> {
   return tx<DesignCell[]>`
     with s as (${sessionsSql(tx, projectId, f)}),
     y as (
-      select r.survey_session_id as sid, r.standard_question_id as sq, r.test_option_id as o, max((r.standard_answer_value <= 2)::int) as y
+      select r.survey_session_id as sid, s.w, coalesce(s.survey_run_id, 0) as run, r.standard_question_id as sq, r.test_option_id as o, max((r.standard_answer_value <= 2)::int) as y
       from responses r join s on s.sid = r.survey_session_id
       where r.project_id = ${projectId} and r.standard_question_id is not null and r.standard_answer_value is not null
         ${standardQuestionIds ? tx`and r.standard_question_id = any(${standardQuestionIds}::int[])` : tx``}
         ${testOptionSql(tx, f, "r.test_option_id")}
-      group by 1, 2, 3
-    )
-    select coalesce(s.survey_run_id, 0) as run, a.sq as "standardQuestionId", a.o as a, b.o as b, count(*)::int as nn,
-           sum(s.w * s.w * a.y * b.y)::float8 as aa, sum(s.w * s.w * a.y)::float8 as ab, sum(s.w * s.w)::float8 as bb,
-           sum(s.w * a.y)::float8 as "sA", sum(s.w)::float8 as "sB"
-    from y a join y b on b.sid = a.sid and b.sq = a.sq join s on s.sid = a.sid
+      group by 1, 2, 3, 4, 5
+    ),
+    ${pairsPerRespondent(tx)}
+    select g.run, g.sq as "standardQuestionId", a.o as a, b.o as b, count(*)::int as nn,
+           sum(g.w * g.w * a.y * b.y)::float8 as aa, sum(g.w * g.w * a.y)::float8 as ab, sum(g.w * g.w)::float8 as bb,
+           sum(g.w * a.y)::float8 as "sA", sum(g.w)::float8 as "sB"
+    from g cross join lateral unnest(g.os, g.ys) as a(o, y) cross join lateral unnest(g.os, g.ys) as b(o, y)
     group by 1, 2, 3, 4 order by 1, 2, 3 nulls first, 4 nulls first`;
 }
 

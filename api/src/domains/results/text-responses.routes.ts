@@ -18,9 +18,16 @@ export function registerTextResponseRoutes(app: App, deps: AppDeps): void {
     projectQuestionId: int("projectQuestionId", "The open question"),
     filters: FiltersParam,
     testOptionId: int("testOptionId", "One test option's answers").optional(),
-    search: z.string().max(200).optional().openapi({ param: { name: "search", in: "query" }, description: "Words the answer contains (case-insensitive)" }),
+    search: z
+      .string()
+      .max(200)
+      .optional()
+      .openapi({ param: { name: "search", in: "query" }, description: "Words the answer contains (case-insensitive)" }),
     themeId: int("themeId", "Answers coded with this theme").optional(),
-    sentiment: z.enum(["Positive", "Neutral", "Negative", "Mixed"]).optional().openapi({ param: { name: "sentiment", in: "query" }, description: "Answers with this sentiment" }),
+    sentiment: z
+      .enum(["Positive", "Neutral", "Negative", "Mixed"])
+      .optional()
+      .openapi({ param: { name: "sentiment", in: "query" }, description: "Answers with this sentiment" }),
     page: int("page", "From 1, default 1").optional(),
     pageSize: int("pageSize", `Default ${verbatims.VERBATIM_PAGE_SIZE}, at most ${verbatims.VERBATIM_MAX_PAGE_SIZE}`).optional(),
   });

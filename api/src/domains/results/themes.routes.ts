@@ -12,7 +12,6 @@ import { themeResults } from "./verbatims.service.ts";
 import { driverResults } from "./drivers.service.ts";
 import { FiltersParam, int } from "./params.ts";
 
-
 const Sentiments = z
   .object({ Positive: z.number().int(), Neutral: z.number().int(), Mixed: z.number().int(), Negative: z.number().int(), None: z.number().int().describe("Answers not coded yet") })
   .openapi("SentimentCounts");
@@ -80,12 +79,24 @@ export function registerThemeRoutes(app: App, deps: AppDeps): void {
       summary: "Themes of an open question for the filtered respondents",
       description:
         "Each theme of the question counted over the filtered respondents' answers (the answers Verbatim lists): answers, share of the answers, the answers by sentiment, and per test option its count and share of that option's answers. Unweighted counts of answers.",
-      request: { query: z.object({ projectId: int("projectId", "The project"), projectQuestionId: int("projectQuestionId", "The open question"), filters: FiltersParam, testOptionId: int("testOptionId", "One test option's answers").optional() }) },
+      request: {
+        query: z.object({
+          projectId: int("projectId", "The project"),
+          projectQuestionId: int("projectQuestionId", "The open question"),
+          filters: FiltersParam,
+          testOptionId: int("testOptionId", "One test option's answers").optional(),
+        }),
+      },
       responses: { ...ok(ThemeResults, "The themes"), ...commonErrors, 404: errors[404] },
     },
     async (c) => {
       const x = c.req.valid("query");
-      const r = await themeResults(db, c.get("ctx"), { projectId: Number(x.projectId), projectQuestionId: Number(x.projectQuestionId), filters: parseFilters(x.filters), testOptionId: x.testOptionId ? Number(x.testOptionId) : null });
+      const r = await themeResults(db, c.get("ctx"), {
+        projectId: Number(x.projectId),
+        projectQuestionId: Number(x.projectQuestionId),
+        filters: parseFilters(x.filters),
+        testOptionId: x.testOptionId ? Number(x.testOptionId) : null,
+      });
       return c.json(r, 200);
     },
   );

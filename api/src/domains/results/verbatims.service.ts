@@ -59,19 +59,21 @@ function paging(v: VerbatimQuery) {
 export async function verbatim(db: Db, ctx: RequestCtx, v: VerbatimQuery) {
   const { page, pageSize, offset } = paging(v);
   return run(db, ctx, v, async (tx, f) => {
-    const value = await tx<{
-      id: number;
-      responseText: string;
-      translatedText: string | null;
-      languageCode: string | null;
-      sentiment: string | null;
-      sentimentScore: number | null;
-      testOptionId: number | null;
-      regionId: number;
-      createdAt: string;
-      weight: number;
-      themes: { id: number; name: string; sentiment: string | null }[];
-    }[]>`
+    const value = await tx<
+      {
+        id: number;
+        responseText: string;
+        translatedText: string | null;
+        languageCode: string | null;
+        sentiment: string | null;
+        sentimentScore: number | null;
+        testOptionId: number | null;
+        regionId: number;
+        createdAt: string;
+        weight: number;
+        themes: { id: number; name: string; sentiment: string | null }[];
+      }[]
+    >`
       select t.id::int as id, t.response_text as "responseText", t.translated_text as "translatedText", t.language_code as "languageCode",
              t.sentiment, t.sentiment_score as "sentimentScore", t.test_option_id as "testOptionId", t.region_id as "regionId",
              to_json(t.created_at)#>>'{}' as "createdAt", s.w as weight,
@@ -111,7 +113,7 @@ export interface ThemeResultsQuery {
 const SENTIMENT_LABELS = ["Positive", "Neutral", "Mixed", "Negative"] as const;
 type Tally = Record<(typeof SENTIMENT_LABELS)[number] | "None", number>;
 const tally = (): Tally => ({ Positive: 0, Neutral: 0, Mixed: 0, Negative: 0, None: 0 });
-const bucket = (s: string | null): keyof Tally => (SENTIMENT_LABELS as readonly string[]).includes(s ?? "") ? (s as keyof Tally) : "None";
+const bucket = (s: string | null): keyof Tally => ((SENTIMENT_LABELS as readonly string[]).includes(s ?? "") ? (s as keyof Tally) : "None");
 
 /**
  * ThemeResults: the themes of one open question counted over the filtered respondents' answers

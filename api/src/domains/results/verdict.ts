@@ -70,7 +70,19 @@ export function scorecard(results: Measure[], standard: ActionStandard, name: (i
   const judged = results.map((m): ScoreRow => {
     const behind = ahead(m);
     const [verdict, firm, reason] = judge(m, against, results, behind, name);
-    return { testOptionId: m.testOptionId, rank: 1 + behind.length, top2: m.top2, ci: m.ci, n: m.n, nEff: m.nEff, smallBase: m.smallBase, verdict, firm, behind: behind.map((o) => o.testOptionId), reason };
+    return {
+      testOptionId: m.testOptionId,
+      rank: 1 + behind.length,
+      top2: m.top2,
+      ci: m.ci,
+      n: m.n,
+      nEff: m.nEff,
+      smallBase: m.smallBase,
+      verdict,
+      firm,
+      behind: behind.map((o) => o.testOptionId),
+      reason,
+    };
   });
   const rows = judged.sort((a, b) => a.rank - b.rank || b.top2 - a.top2);
   return { rows, against };
@@ -158,7 +170,13 @@ export interface ActionStandardState extends ActionStandard {
 }
 
 function state(projectId: number, s: ActionStandard, isDefault: boolean, measures: { id: number; title: string }[]): ActionStandardState {
-  return { projectId, ...s, title: measures.find((m) => m.id === s.standardQuestionId)?.title ?? `Measure ${s.standardQuestionId}`, isDefault, measures: measures.map((m) => ({ standardQuestionId: m.id, title: m.title })) };
+  return {
+    projectId,
+    ...s,
+    title: measures.find((m) => m.id === s.standardQuestionId)?.title ?? `Measure ${s.standardQuestionId}`,
+    isDefault,
+    measures: measures.map((m) => ({ standardQuestionId: m.id, title: m.title })),
+  };
 }
 
 export async function getActionStandard(db: Db, ctx: RequestCtx, projectId: number): Promise<ActionStandardState> {
@@ -172,7 +190,12 @@ export async function setActionStandard(db: Db, ctx: RequestCtx, projectId: numb
   const { measures } = await scaledMeasures(db, ctx, projectId);
   if (!measures.some((m) => m.id === input.standardQuestionId))
     throw new ApiError("BadRequest", `standardQuestionId: the project asks no scaled standard question ${input.standardQuestionId} (it asks ${measures.map((m) => m.id).join(", ") || "none"})`);
-  const updated = await enterTenant(db, ctx, (tx) => tx`update projects set action_standard = ${tx.json({ standardQuestionId: input.standardQuestionId, against: input.against })}, updated_at = now() where id = ${projectId} and deleted_at is null returning id`);
+  const updated = await enterTenant(
+    db,
+    ctx,
+    (tx) =>
+      tx`update projects set action_standard = ${tx.json({ standardQuestionId: input.standardQuestionId, against: input.against })}, updated_at = now() where id = ${projectId} and deleted_at is null returning id`,
+  );
   // Readable but not writable (a project shared with the caller): row security updates nothing.
   if (!updated.length) throw new ApiError("Forbidden", `You may read Projects(${projectId}) but not change it`);
   return state(projectId, input, false, measures);

@@ -93,7 +93,12 @@ export async function resolveView(db: Db, ctx: RequestCtx, input: ViewInput): Pr
   const tested = qual.measures.flatMap((m) => m.results.map((r) => r.vsBenchmark).filter((b) => b !== null));
   const benchmark: ViewBenchmark = {
     id: benchmarkTypeId,
-    name: benchmarkTypeId === NONE_BENCHMARK.benchmarkTypeId ? NONE_BENCHMARK.benchmarkName : benchmarkTypeId === null ? "no benchmark" : head.type?.description || head.type?.name || `Benchmark ${benchmarkTypeId}`,
+    name:
+      benchmarkTypeId === NONE_BENCHMARK.benchmarkTypeId
+        ? NONE_BENCHMARK.benchmarkName
+        : benchmarkTypeId === null
+          ? "no benchmark"
+          : head.type?.description || head.type?.name || `Benchmark ${benchmarkTypeId}`,
     indicative: tested.length > 0 && tested.every((b) => b.indicative),
     byMeasure,
   };

@@ -79,8 +79,7 @@ export function registerSharingRoutes(app: App, deps: AppDeps): void {
         404: errors[404],
       },
     },
-    async (c) =>
-      c.json(await svc.share(d, c.get("ctx"), keyOf(c.req.valid("param").key), c.req.valid("json")), 200),
+    async (c) => c.json(await svc.share(d, c.get("ctx"), keyOf(c.req.valid("param").key), c.req.valid("json")), 200),
   );
 
   addRoute(

@@ -21,10 +21,7 @@ export async function shareByEmail(tx: Tx, projectId: number, email: string): Pr
 }
 
 /** A share with a person who has an account: readable to them at once (migration 0013). */
-export async function upsertUserShare(
-  tx: Tx,
-  s: { clientId: number; projectId: number; userId: number; email: string; sharedByUserId: number },
-): Promise<number> {
+export async function upsertUserShare(tx: Tx, s: { clientId: number; projectId: number; userId: number; email: string; sharedByUserId: number }): Promise<number> {
   const [r] = await tx<{ id: number }[]>`
     insert into project_shares (client_id, project_id, user_id, email, shared_by_user_id, accepted_at)
     values (${s.clientId}, ${s.projectId}, ${s.userId}, ${s.email}, ${s.sharedByUserId}, now())
@@ -36,10 +33,7 @@ export async function upsertUserShare(
 }
 
 /** A pending share with an outside email: user_id is set when they register through the link. */
-export async function upsertPendingShare(
-  tx: Tx,
-  s: { clientId: number; projectId: number; email: string; sharedByUserId: number; linkInviteId: number },
-): Promise<number> {
+export async function upsertPendingShare(tx: Tx, s: { clientId: number; projectId: number; email: string; sharedByUserId: number; linkInviteId: number }): Promise<number> {
   const [r] = await tx<{ id: number }[]>`
     insert into project_shares (client_id, project_id, email, shared_by_user_id, link_invite_id)
     values (${s.clientId}, ${s.projectId}, ${s.email}, ${s.sharedByUserId}, ${s.linkInviteId})
@@ -53,10 +47,7 @@ export async function upsertPendingShare(
  * The share link for one outside email and project: the live one (not accepted, not expired) gets
  * a fresh expiry; otherwise a new one. One live link per email and project.
  */
-export async function shareLinkFor(
-  tx: Tx,
-  s: { clientId: number; projectId: number; email: string; invitedByUserId: number; ttlDays: number },
-): Promise<{ id: number; identifier: string }> {
+export async function shareLinkFor(tx: Tx, s: { clientId: number; projectId: number; email: string; invitedByUserId: number; ttlDays: number }): Promise<{ id: number; identifier: string }> {
   const [live] = await tx<{ id: number; identifier: string }[]>`
     update link_invites set expires_at = now() + make_interval(days => ${s.ttlDays}), invited_by_user_id = ${s.invitedByUserId}, updated_at = now()
     where id = (

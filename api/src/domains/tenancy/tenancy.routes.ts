@@ -19,15 +19,13 @@ const keyParams = (set: string) =>
 const keyOf = (c: { req: { valid(t: "param"): { key: string } } }) => Number(c.req.valid("param").key);
 
 const clientName = ClientFields.name;
-const domain = z.string().trim().toLowerCase().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "must be a domain name");
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "must be a domain name");
 
-const parentId = z
-  .number()
-  .int()
-  .positive()
-  .nullable()
-  .optional()
-  .describe("The client it sits under; defaults to the request's client (clientId header). null: top level (staff only)");
+const parentId = z.number().int().positive().nullable().optional().describe("The client it sits under; defaults to the request's client (clientId header). null: top level (staff only)");
 
 const common = {
   name: clientName,
@@ -38,9 +36,7 @@ const security = {
   allowedEmailDomains: z.array(domain).max(50).optional().describe("E-mail domains allowed to sign in"),
 };
 
-const EnterpriseCreate = z
-  .strictObject({ ...common, hsCompanyId: ClientFields.hsCompanyId.nullable().optional().describe("CRM (HubSpot) company id"), ...security })
-  .openapi("EnterpriseNew");
+const EnterpriseCreate = z.strictObject({ ...common, hsCompanyId: ClientFields.hsCompanyId.nullable().optional().describe("CRM (HubSpot) company id"), ...security }).openapi("EnterpriseNew");
 const OrgCreate = z.strictObject({ ...common, parentId, ...security }).openapi("OrgNew");
 const TeamCreate = z
   .strictObject({
@@ -60,15 +56,9 @@ const nodeFields = {
   hsCompanyId: z.string().nullable(),
   createdAt: dt(),
 };
-const EnterpriseCreated = z
-  .object({ ...nodeFields, tier: z.literal("Enterprise"), ssoRequired: z.boolean(), allowedEmailDomains: z.array(z.string()) })
-  .openapi("EnterpriseCreated");
-const OrgCreated = z
-  .object({ ...nodeFields, tier: z.literal("Org"), ssoRequired: z.boolean(), allowedEmailDomains: z.array(z.string()) })
-  .openapi("OrgCreated");
-const TeamCreated = z
-  .object({ ...nodeFields, tier: z.literal("Team"), autoProjectWatch: z.boolean(), defaultRegionId: z.number().int() })
-  .openapi("TeamCreated");
+const EnterpriseCreated = z.object({ ...nodeFields, tier: z.literal("Enterprise"), ssoRequired: z.boolean(), allowedEmailDomains: z.array(z.string()) }).openapi("EnterpriseCreated");
+const OrgCreated = z.object({ ...nodeFields, tier: z.literal("Org"), ssoRequired: z.boolean(), allowedEmailDomains: z.array(z.string()) }).openapi("OrgCreated");
+const TeamCreated = z.object({ ...nodeFields, tier: z.literal("Team"), autoProjectWatch: z.boolean(), defaultRegionId: z.number().int() }).openapi("TeamCreated");
 
 const RenameBody = z.strictObject({ name: clientName }).openapi("ClientRename");
 const Renamed = z
@@ -169,9 +159,7 @@ export function registerTenancyRoutes(app: App, deps: AppDeps): void {
         tags: [t.set],
         operationId: `${t.set}_Rename`,
         summary: `Rename a ${t.tier}; skipped when the name is unchanged`,
-        description:
-          `The ${t.tier} is the request's client, or a client beneath it with requestscope descendants; the caller is an Admin there ` +
-          "(roles inherit down) or staff.",
+        description: `The ${t.tier} is the request's client, or a client beneath it with requestscope descendants; the caller is an Admin there (roles inherit down) or staff.`,
         request: { params: keyParams(t.set), body: { required: true, content: { "application/json": { schema: RenameBody } } } },
         responses: {
           200: { description: "The client after the rename", content: { "application/json": { schema: Renamed } } },
@@ -179,8 +167,7 @@ export function registerTenancyRoutes(app: App, deps: AppDeps): void {
           404: errorResponse(`No such ${t.tier} in the request's scope`),
         },
       },
-      async (c) =>
-        c.json(await svc.rename(db, c.get("ctx"), { tier: t.tier, id: keyOf(c), name: c.req.valid("json").name }), 200),
+      async (c) => c.json(await svc.rename(db, c.get("ctx"), { tier: t.tier, id: keyOf(c), name: c.req.valid("json").name }), 200),
     );
   }
 

@@ -44,11 +44,9 @@ function mapCreateError(tier: q.Tier, parentId: number | null, e: unknown): neve
  * parent or of a client above it). Staff may create parentless Orgs and Teams (like Globex).
  */
 export async function createClient(db: Db, ctx: RequestCtx, input: CreateClientInput & { tier: q.Tier }): Promise<CreatedClient> {
-  const parentId = input.tier === "Enterprise" ? null : input.parentId ?? ctx.clientId;
+  const parentId = input.tier === "Enterprise" ? null : (input.parentId ?? ctx.clientId);
   const settings: q.TierSettingsInput =
-    input.tier === "Team"
-      ? { autoProjectWatch: input.autoProjectWatch, defaultRegionId: input.defaultRegionId }
-      : { ssoRequired: input.ssoRequired, allowedEmailDomains: input.allowedEmailDomains };
+    input.tier === "Team" ? { autoProjectWatch: input.autoProjectWatch, defaultRegionId: input.defaultRegionId } : { ssoRequired: input.ssoRequired, allowedEmailDomains: input.allowedEmailDomains };
   const row = await enterTenant(db, ctx, (tx) =>
     q
       .createClient(tx, {

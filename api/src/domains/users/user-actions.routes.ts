@@ -27,8 +27,7 @@ export function registerMembershipActions(app: App, deps: AppDeps): void {
         operationId: `Users_${action}`,
         summary: enabled ? "Enable a user's account" : "Disable a user's account and end their sessions",
         description:
-          "Staff: every user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie " +
-          "in that client or beneath it. Nobody disables themselves.",
+          "Staff: every user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie " + "in that client or beneath it. Nobody disables themselves.",
         request: { params: keyParams("Users") },
         responses: {
           200: json("The user's state", UserState.extend({ endedSessions: z.number().int() })),
@@ -52,10 +51,7 @@ export function registerMembershipActions(app: App, deps: AppDeps): void {
       summary: "Remove the user's membership of the request's client (and nothing else)",
       request: { params: keyParams("Users") },
       responses: {
-        200: json(
-          "Removed",
-          z.object({ userId: z.number().int(), clientId: z.number().int(), removedRole: RoleRef }).openapi("UserRemovedFromAccount"),
-        ),
+        200: json("Removed", z.object({ userId: z.number().int(), clientId: z.number().int(), removedRole: RoleRef }).openapi("UserRemovedFromAccount")),
         ...commonErrors,
         404: errorResponse("The user has no membership of the client"),
         409: errorResponse("The client would be left without an Admin"),
@@ -80,10 +76,7 @@ export function registerRoleAndNames(app: App, deps: AppDeps): void {
       description: "Nobody changes their own role; the client always keeps an enabled Admin reaching it. A role inherited from a client above is changed there.",
       request: { params: keyParams("Users"), body: jsonBody(ChangeRoleBody) },
       responses: {
-        200: json(
-          "Changed",
-          z.object({ userId: z.number().int(), clientId: z.number().int(), role: RoleRef, previousRole: RoleRef }).openapi("UserRoleChanged"),
-        ),
+        200: json("Changed", z.object({ userId: z.number().int(), clientId: z.number().int(), role: RoleRef, previousRole: RoleRef }).openapi("UserRoleChanged")),
         ...commonErrors,
         404: errorResponse("The user has no membership of the client"),
         409: errorResponse("One's own role, or the client would be left without an Admin"),
@@ -174,28 +167,14 @@ export function registerSuperAdminEdits(app: App, deps: AppDeps): void {
       description: "A change of staff flag, role, email or password ends the user's sessions. A client never loses its last Admin.",
       request: { params: keyParams("Users"), body: jsonBody(SuperAdminUserUpdateBody) },
       responses: {
-        200: json(
-          "Updated",
-          z
-            .object({ user: AdminUser, temporaryPassword: z.string().optional(), endedSessions: z.number().int() })
-            .openapi("UserSuperAdminUpdated"),
-        ),
+        200: json("Updated", z.object({ user: AdminUser, temporaryPassword: z.string().optional(), endedSessions: z.number().int() }).openapi("UserSuperAdminUpdated")),
         ...commonErrors,
         404: errorResponse("No such user"),
         409: errorResponse("Email taken, a client's last Admin, or one's own super admin role"),
         503: errorResponse("Password hashing is not available on this server"),
       },
     },
-    async (c) =>
-      c.json(
-        await svc.superAdminUserUpdate(
-          db,
-          c.get("ctx"),
-          { ...c.req.valid("json"), userId: keyOf(c) },
-          passwords(),
-        ),
-        200,
-      ),
+    async (c) => c.json(await svc.superAdminUserUpdate(db, c.get("ctx"), { ...c.req.valid("json"), userId: keyOf(c) }, passwords()), 200),
   );
 
   addRoute(

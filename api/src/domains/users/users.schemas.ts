@@ -77,9 +77,7 @@ export const Hmac = z
   })
   .openapi("UserHmac");
 
-export const PermissionName = z.enum(PERMISSION_NAMES).describe(
-  `Permission vocabulary (docs/decisions.md): ${PERMISSION_NAMES.map((p) => `${p} (${PERMISSIONS[p].description})`).join("; ")}`,
-);
+export const PermissionName = z.enum(PERMISSION_NAMES).describe(`Permission vocabulary (docs/decisions.md): ${PERMISSION_NAMES.map((p) => `${p} (${PERMISSIONS[p].description})`).join("; ")}`);
 
 export const MyPermissions = z
   .object({
@@ -90,9 +88,7 @@ export const MyPermissions = z
   })
   .openapi("UserPermissions");
 
-export const HasPermission = z
-  .object({ permission: PermissionName, clientId: z.number().int().nullable(), value: z.boolean() })
-  .openapi("UserHasPermission");
+export const HasPermission = z.object({ permission: PermissionName, clientId: z.number().int().nullable(), value: z.boolean() }).openapi("UserHasPermission");
 
 export const MyPolicies = z
   .object({
@@ -164,9 +160,7 @@ export const superAdminFields = {
   memberships: z.array(Membership).max(200).optional().describe("The user's client memberships; on update, replaces them all"),
 };
 
-export const SuperAdminUserCreateBody = z
-  .strictObject({ email: z.string().trim().email().max(320), ...superAdminFields })
-  .openapi("UserSuperAdminCreate");
+export const SuperAdminUserCreateBody = z.strictObject({ email: z.string().trim().email().max(320), ...superAdminFields }).openapi("UserSuperAdminCreate");
 
 export const SuperAdminUserUpdateBody = z
   .strictObject({

@@ -261,18 +261,11 @@ export async function setNames(db: Db, ctx: RequestCtx, input: { firstName: stri
  * Changes one's password after verifying the current one, and ends every other login session.
  * Wrong current passwords count against the same limit as sign-in failures (per account).
  */
-export async function setPassword(
-  db: Db,
-  ctx: RequestCtx,
-  input: { currentPassword: string; newPassword: string },
-  passwords: PasswordHasher | undefined,
-): Promise<{ endedSessions: number }> {
+export async function setPassword(db: Db, ctx: RequestCtx, input: { currentPassword: string; newPassword: string }, passwords: PasswordHasher | undefined): Promise<{ endedSessions: number }> {
   if (!passwords) throw new ApiError("ServiceUnavailable", "Password changes are not available on this server");
   const uid = ctx.principal.userId;
   if (input.newPassword === input.currentPassword) {
-    throw new ApiError("ValidationError", "The new password must differ from the current one", undefined, [
-      { path: "newPassword", message: "must differ from the current password" },
-    ]);
+    throw new ApiError("ValidationError", "The new password must differ from the current one", undefined, [{ path: "newPassword", message: "must differ from the current password" }]);
   }
   // Attempts are sign-in state (auth_attempts), kept by the table owner outside any tenant, as in auth.service.ts.
   const attemptKey = `password:user:${uid}`;
@@ -321,7 +314,9 @@ export interface SuperAdminUserInput {
 /** A temporary password: 120 random bits, URL-safe, above the minimum length. */
 export function temporaryPassword(): string {
   const b = crypto.getRandomValues(new Uint8Array(15));
-  return btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_");
+  return btoa(String.fromCharCode(...b))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_");
 }
 
 /** The user role follows the staff flag unless given: 1 User for non-staff, 2 Staff for staff. */
@@ -333,9 +328,7 @@ function staffAndRole(isStaff: boolean | undefined, roleId: number | undefined, 
     if (staff && role === 1) role = 2;
   }
   if (!staff && role > 1) {
-    throw new ApiError("ValidationError", "Only staff can hold the Staff or SuperAdmin user role", undefined, [
-      { path: "roleId", message: "needs isStaff: true" },
-    ]);
+    throw new ApiError("ValidationError", "Only staff can hold the Staff or SuperAdmin user role", undefined, [{ path: "roleId", message: "needs isStaff: true" }]);
   }
   return { isStaff: staff, roleId: role };
 }
@@ -424,11 +417,7 @@ export async function superAdminUserUpdate(
       }
     }
     // Access tokens carry the staff flags and sign-in identity: a change to them ends the sessions.
-    const changedAccess =
-      next.isStaff !== cur.isStaff ||
-      next.roleId !== cur.roleId ||
-      (fields.email !== undefined && fields.email.toLowerCase() !== cur.email.toLowerCase()) ||
-      !!resetPassword;
+    const changedAccess = next.isStaff !== cur.isStaff || next.roleId !== cur.roleId || (fields.email !== undefined && fields.email.toLowerCase() !== cur.email.toLowerCase()) || !!resetPassword;
     const endedSessions = changedAccess ? await q.revokeSessions(tx, userId, "account changed by a super admin") : 0;
     const user = (await q.adminUser(tx, userId))!;
     return temp === undefined ? { user, endedSessions } : { user, temporaryPassword: temp, endedSessions };

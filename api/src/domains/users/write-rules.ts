@@ -35,9 +35,7 @@ export const usersWriteGuard: WriteGuard = {
 export const linkInvitesWriteGuard: WriteGuard = {
   async create(_tx, _ctx, body) {
     if (body.inviteType === "TeamInvite") {
-      throw new ApiError("ValidationError", "Team invites are made by inviting the person (POST /api/v1/Users)", undefined, [
-        { path: "inviteType", message: "ProjectShare or Demo" },
-      ]);
+      throw new ApiError("ValidationError", "Team invites are made by inviting the person (POST /api/v1/Users)", undefined, [{ path: "inviteType", message: "ProjectShare or Demo" }]);
     }
   },
 };

@@ -28,9 +28,7 @@ const WatchersResult = z
     removed: z.array(z.number().int()),
   })
   .openapi("ProjectWatchersResult");
-const UpdateWatchers = z
-  .strictObject({ userIds: z.array(z.number().int().positive()).max(500).describe("Every watcher the project should have: members of its team") })
-  .openapi("UpdateWatchers");
+const UpdateWatchers = z.strictObject({ userIds: z.array(z.number().int().positive()).max(500).describe("Every watcher the project should have: members of its team") }).openapi("UpdateWatchers");
 const AutoWatch = z.strictObject({ enabled: z.boolean() }).openapi("UpdateAutoProjectWatch");
 const AutoWatchResult = z.object({ teamId: z.number().int(), autoProjectWatch: z.boolean() }).openapi("UpdateAutoProjectWatchResult");
 const Empty = z.strictObject({}).openapi("EmptyBody");
@@ -46,7 +44,14 @@ export function registerWatcherRoutes(app: App, deps: AppDeps): void {
     body: B,
     required: boolean,
     run: (
-      c: Parameters<TypedHandler<{ method: "post"; path: string; request: { params: ReturnType<typeof KeyParams>; body: { required: boolean; content: { "application/json": { schema: B } } } }; responses: Record<never, never> }>>[0],
+      c: Parameters<
+        TypedHandler<{
+          method: "post";
+          path: string;
+          request: { params: ReturnType<typeof KeyParams>; body: { required: boolean; content: { "application/json": { schema: B } } } };
+          responses: Record<never, never>;
+        }>
+      >[0],
     ) => Promise<svc.WatchersResult>,
   ) =>
     addRoute(

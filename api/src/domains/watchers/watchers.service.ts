@@ -50,8 +50,17 @@ export async function updateWatchers(db: Db, ctx: RequestCtx, projectId: number,
       );
     }
     const current = await q.watcherIds(tx, p.id);
-    const removed = await q.removeWatchers(tx, p.id, current.filter((u) => !members.has(u)));
-    const added = await q.addWatchers(tx, p.clientId, p.id, wanted.filter((u) => !current.includes(u)));
+    const removed = await q.removeWatchers(
+      tx,
+      p.id,
+      current.filter((u) => !members.has(u)),
+    );
+    const added = await q.addWatchers(
+      tx,
+      p.clientId,
+      p.id,
+      wanted.filter((u) => !current.includes(u)),
+    );
     return record(tx, ctx, p, "WatchersUpdated", added, removed);
   });
 }

@@ -53,7 +53,13 @@ export async function runCommands(name: string | undefined, o: GlobalOptions & P
     if (!me.isStaff) throw apiError(`the command runner is provider staff's; ${me.email} is not staff`);
     const { rows, total } = slicePage(paging, commandList());
     if (o.json) printJson(rows);
-    else process.stdout.write(`${table(["command", "what it does"], rows.map((c) => [c.name, c.description]))}\n`);
+    else
+      process.stdout.write(
+        `${table(
+          ["command", "what it does"],
+          rows.map((c) => [c.name, c.description]),
+        )}\n`,
+      );
     return pageHint(paging, rows.length, total);
   }
   if (o.limit !== undefined || o.page !== undefined || o.all) throw usageError("--limit, --page and --all page the list of commands; running one takes none");
@@ -70,12 +76,7 @@ export async function runCommands(name: string | undefined, o: GlobalOptions & P
   }
   const api = signedIn(o, { tenant: false });
   const bar = progressBar(hit.name);
-  const done = await followJob(
-    api,
-    async () => ok(await api.client.POST(path, { body }), `running ${hit.name}`),
-    bar,
-    Number(o.timeout ?? 600) * 1000,
-  );
+  const done = await followJob(api, async () => ok(await api.client.POST(path, { body }), `running ${hit.name}`), bar, Number(o.timeout ?? 600) * 1000);
   bar.done();
   if (o.json) return printJson(done);
   process.stdout.write(`${hit.name} done (job ${done.jobId})${done.result != null ? `: ${JSON.stringify(done.result)}` : ""}\n`);

@@ -1,9 +1,12 @@
-// `ideally admin runs list|close|extend`: the staff's hand on fielding. `list PROJECT` names a
-// project's survey runs (the ids the others take) and where each one's respondents come from (its
-// sample source: simulated, customer or supplier); `close RUN` ends a run now with the completes it
-// has (SurveyRuns ForceCloseSurvey; processing then refunds the shortfall); `extend RUN --until WHEN`
-// moves its field end (ExtendFieldPeriod { fieldEndAt }). The server allows these to provider staff
-// only; anyone else gets one line saying so (exit 2), before any question is asked.
+// `ideally admin runs list|close|extend|callbacks`: the staff's hand on fielding. `list PROJECT`
+// names a project's survey runs (the ids the others take) and where each one's respondents come
+// from (its sample source: simulated, customer or supplier); `close RUN` ends a run now with the
+// completes it has (SurveyRuns ForceCloseSurvey; processing then refunds the shortfall);
+// `extend RUN --until WHEN` moves its field end (ExtendFieldPeriod { fieldEndAt }); `callbacks RUN`
+// lists a supplier run's server-to-server callbacks (SupplierCallbacks) and `--resend ID` sends a
+// failed one again (SupplierCallbacks/{callbackId}/Resend; docs/suppliers.md). The server allows
+// these to provider staff only; anyone else gets one line saying so (exit 2), before any question
+// is asked.
 import type { Schemas } from "@ideally/contracts";
 import { idArg } from "../../args.ts";
 import { apiError, usageError } from "../../errors.ts";
@@ -13,10 +16,13 @@ import { confirm, unattended } from "../../prompt.ts";
 import { describeError, ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 
 type RunState = Schemas["SurveyRunState"];
+type Callback = Schemas["SupplierCallback"];
+
+const RUNS_ARE_STAFFS = "survey runs are closed and extended by provider staff";
 
 /** A 403 is not the API failing: the account is not staff. Said plainly, with the account. */
-function staffOnly(api: Api, what: string, r: { error?: unknown; response: Response }): never {
-  if (r.response.status === 403) throw apiError(`${what}: survey runs are closed and extended by provider staff; ${api.session.email} is not staff`);
+function staffOnly(api: Api, what: string, r: { error?: unknown; response: Response }, whose = RUNS_ARE_STAFFS): never {
+  if (r.response.status === 403) throw apiError(`${what}: ${whose}; ${api.session.email} is not staff`);
   throw apiError(`${what}: ${describeError(r.error, r.response)}`);
 }
 
@@ -43,7 +49,15 @@ export async function runRunsList(project: string, o: GlobalOptions & PageOption
   const api = signedIn(o, { tenant: false });
   const found = ok(
     await api.client.GET("/api/v1/SurveyRuns", {
-      params: { query: { $filter: `projectSchedules/any(s: s/projectId eq ${key})`, $select: "id,regionId,surveyStatusId,sampleSource,targetCompletes,launchedAt,closedAt", $expand: "region($select=regionName)", $orderby: "id", $top: 1000 } },
+      params: {
+        query: {
+          $filter: `projectSchedules/any(s: s/projectId eq ${key})`,
+          $select: "id,regionId,surveyStatusId,sampleSource,targetCompletes,launchedAt,closedAt",
+          $expand: "region($select=regionName)",
+          $orderby: "id",
+          $top: 1000,
+        },
+      },
     }),
     `listing project ${project}'s survey runs`,
   ).value;
@@ -55,7 +69,15 @@ export async function runRunsList(project: string, o: GlobalOptions & PageOption
     process.stdout.write(
       `${table(
         ["run", "region", "sample", "status", "target", "launched", "closed"],
-        rows.map((r) => [String(r!.id), r!.region?.regionName ?? String(r!.regionId), r!.sampleSource ?? "", `${r!.surveyStatusId} ${STATUS[r!.surveyStatusId ?? -1] ?? ""}`.trim(), r!.targetCompletes == null ? "" : String(r!.targetCompletes), (r!.launchedAt ?? "").slice(0, 10), (r!.closedAt ?? "").slice(0, 10)]),
+        rows.map((r) => [
+          String(r!.id),
+          r!.region?.regionName ?? String(r!.regionId),
+          r!.sampleSource ?? "",
+          `${r!.surveyStatusId} ${STATUS[r!.surveyStatusId ?? -1] ?? ""}`.trim(),
+          r!.targetCompletes == null ? "" : String(r!.targetCompletes),
+          (r!.launchedAt ?? "").slice(0, 10),
+          (r!.closedAt ?? "").slice(0, 10),
+        ]),
       )}\n`,
     );
   }
@@ -102,4 +124,50 @@ export async function runRunsExtend(run: string, o: GlobalOptions & { until?: st
   if (!r.data) staffOnly(api, what, r);
   if (o.json) return printJson(r.data);
   process.stdout.write(`Survey run ${run} now closes at ${r.data.fieldEndAt}\n${show(r.data)}\n`);
+}
+
+const CALLBACKS_ARE_STAFFS = "supplier callbacks are read and sent again by provider staff";
+
+/** The last answer a callback got: an HTTP status, or the network error, or none yet. */
+function lastAnswer(c: Callback): string {
+  const a = c.attempts.at(-1);
+  if (!a) return "";
+  return a.httpStatus !== null ? `HTTP ${a.httpStatus}` : (a.error ?? "").slice(0, 40);
+}
+
+/**
+ * `admin runs callbacks RUN`: the run's supplier callbacks (SupplierCallbacks), one line each with
+ * its state, series and attempts; `--resend ID` sends a failed (or backing-off) one again.
+ */
+export async function runRunsCallbacks(run: string, o: GlobalOptions & { resend?: string }): Promise<void> {
+  const key = idArg(run, "survey run id");
+  const callbackId = o.resend === undefined ? null : idArg(o.resend, "callback id (the id column of `ideally admin runs callbacks RUN`)");
+  const api = signedIn(o, { tenant: false });
+  if (callbackId !== null) {
+    const what = `send callback ${callbackId} of survey run ${run} again`;
+    const r = await api.client.POST("/api/v1/SurveyRuns({key})/SupplierCallbacks/{callbackId}/Resend", { params: { path: { key, callbackId } } });
+    if (!r.data) staffOnly(api, what, r, CALLBACKS_ARE_STAFFS);
+    if (o.json) return printJson(r.data);
+    const c = r.data;
+    process.stdout.write(
+      `Callback ${c.id} (rid ${c.rid}, ${c.kind === "reversal" ? "reversal to " : ""}${c.outcome}) is pending again: series ${c.series}, sent now; its ${c.attempts.length} earlier attempts are kept\n`,
+    );
+    return;
+  }
+  const r = await api.client.GET("/api/v1/SurveyRuns({key})/SupplierCallbacks", { params: { path: { key } } });
+  if (!r.data) staffOnly(api, `list survey run ${run}'s supplier callbacks`, r, CALLBACKS_ARE_STAFFS);
+  const rows = r.data.value;
+  if (o.json) return printJson(rows);
+  if (rows.length === 0) {
+    process.stdout.write(`Survey run ${run} has no supplier callbacks (its supplier has no callback URL, or no respondent has finished)\n`);
+    return;
+  }
+  process.stdout.write(
+    `${table(
+      ["id", "rid", "kind", "outcome", "state", "series", "attempts", "last answer"],
+      rows.map((c) => [String(c.id), c.rid, c.kind, c.outcome, c.state, String(c.series), String(c.attempts.length), lastAnswer(c)]),
+    )}\n`,
+  );
+  const failed = rows.filter((c) => c.state === "failed");
+  if (failed.length) process.stderr.write(`${failed.length} failed: send one again with \`ideally admin runs callbacks ${run} --resend ${failed[0]!.id}\`\n`);
 }

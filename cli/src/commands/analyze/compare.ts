@@ -107,13 +107,11 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
         if (known === undefined) {
           r = s.newRespondent(weight, hCode, cl, line);
           s.ids.set(id, r);
-        }
-        else {
+        } else {
           r = known;
           if (s.weight.get(r) !== weight || s.stratum.get(r) !== hCode)
             throw inputError(`${at(h, line)}: respondent ${shortName(id)} has another weight or stratum than on line ${s.firstLine.get(r)}`);
-          if (cl >= 0 && s.clusterOf.get(r) !== cl)
-            throw inputError(`${at(h, line)}: respondent ${shortName(id)} is in another cluster than on line ${s.firstLine.get(r)}`);
+          if (cl >= 0 && s.clusterOf.get(r) !== cl) throw inputError(`${at(h, line)}: respondent ${shortName(id)} is in another cluster than on line ${s.firstLine.get(r)}`);
         }
       }
       const v = fields[vCol]!.trim();
@@ -141,7 +139,9 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
   if (missing.length && scale === null) {
     const values = [...seen].sort((a, b) => a - b);
     const shown = values.length > 10 ? `${values.slice(0, 10).join(", ")}, …` : values.join(", ");
-    throw inputError(`${t.file}: --top ${missing.join(",")}: no row has the value${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (values seen: ${shown}); with --scale a point nobody chose is allowed`);
+    throw inputError(
+      `${t.file}: --top ${missing.join(",")}: no row has the value${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (values seen: ${shown}); with --scale a point nobody chose is allowed`,
+    );
   }
   // Domains in the order of their names (as R orders factor levels).
   const names = [...st.groupNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -175,7 +175,10 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
     if (sCol < 0) warn(`the file is one ${unit}: ${rule}`);
     else if (lonely.length === 1) warn(`stratum ${shortName(lonely[0]!)} has one ${unit}: ${rule}`);
     else {
-      const shown = lonely.slice(0, 5).map((x) => shortName(x, 20)).join(", ");
+      const shown = lonely
+        .slice(0, 5)
+        .map((x) => shortName(x, 20))
+        .join(", ");
       warn(`strata ${shown}${lonely.length > 5 ? ` and ${lonely.length - 5} more` : ""} have one ${unit} each: ${rule.replace("it adds", "they add")}`);
     }
   }
@@ -250,7 +253,11 @@ function printTable(
   const minBase = out.method.minBase;
   const how = [
     "Taylor-linearised variance",
-    c.cCol >= 0 ? `clusters ${columnName(head, c.cCol)}${c.sCol >= 0 ? ` in strata ${columnName(head, c.sCol)}` : ", no strata"}` : out.method.strata ? `strata ${columnName(head, c.sCol)}` : "no strata",
+    c.cCol >= 0
+      ? `clusters ${columnName(head, c.cCol)}${c.sCol >= 0 ? ` in strata ${columnName(head, c.sCol)}` : ", no strata"}`
+      : out.method.strata
+        ? `strata ${columnName(head, c.sCol)}`
+        : "no strata",
     c.rCol >= 0 ? `paired by ${columnName(head, c.rCol)}` : c.cCol >= 0 ? "each row a respondent" : "rows independent",
     out.method.tests === 0
       ? "no test (every pair has a low base)"

@@ -123,8 +123,7 @@ async function scanOnce(path: string, file: string, begin: (t: TableHead) => Row
   } catch (e) {
     if (e instanceof NotUtf8) throw e;
     const code = (e as { code?: string }).code;
-    const why =
-      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
     throw inputError(`cannot read ${file}: ${why}`);
   }
   splitter.push(decode(undefined, false));

@@ -1,11 +1,6 @@
 // `ideally analyze psm`: Van Westendorp price sensitivity meter with the Newton-Miller-Smith
 // extension (analytics/psm.ts) on a CSV file.
-import {
-  NMS_DEFAULT_CALIBRATION,
-  parseIntentLabel,
-  vanWestendorpColumns,
-  type IntentCalibration,
-} from "@ideally/analytics/psm";
+import { NMS_DEFAULT_CALIBRATION, parseIntentLabel, vanWestendorpColumns, type IntentCalibration } from "@ideally/analytics/psm";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, fmt, pct, printJson, summary, warn } from "../../output.ts";
 import { at, column, columnName, Float64Column, Int8Column, numberCell, scanTable, shortName, weightCell, type TableHead } from "./input.ts";
@@ -64,7 +59,8 @@ export function parsePiScale(spec: string): { score: (label: string) => number |
     probs.push(p);
   });
   const [p1, p2, p3, p4, p5] = probs;
-  if (probs.length !== 5 || p1 === undefined || p2 === undefined || p3 === undefined || p4 === undefined || p5 === undefined) throw usageError(`--pi-scale: expected 5 "label=probability" entries (most likely first), got ${probs.length}`);
+  if (probs.length !== 5 || p1 === undefined || p2 === undefined || p3 === undefined || p4 === undefined || p5 === undefined)
+    throw usageError(`--pi-scale: expected 5 "label=probability" entries (most likely first), got ${probs.length}`);
   const calibration: IntentCalibration = [p1, p2, p3, p4, p5];
   return { score: (l) => map.get(normLabel(l)) ?? null, calibration };
 }
@@ -98,12 +94,7 @@ export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput>
   let hasWeight = false;
   let hasIntents = false;
   await scanTable(file, (head) => {
-    const cols = [
-      column(head, o.tooCheap, "--too-cheap"),
-      column(head, o.cheap, "--cheap"),
-      column(head, o.expensive, "--expensive"),
-      column(head, o.tooExpensive, "--too-expensive"),
-    ] as const;
+    const cols = [column(head, o.tooCheap, "--too-cheap"), column(head, o.cheap, "--cheap"), column(head, o.expensive, "--expensive"), column(head, o.tooExpensive, "--too-expensive")] as const;
     const piC = o.piCheap != null ? column(head, o.piCheap, "--pi-cheap") : -1;
     const piE = o.piExpensive != null ? column(head, o.piExpensive, "--pi-expensive") : -1;
     const wCol = o.weight != null ? column(head, o.weight, "--weight") : -1;
@@ -168,10 +159,7 @@ function printPsm(r: PsmOutput): void {
   if (r.trialOptimal && r.revenueOptimal) {
     lines.push(
       ["trial-optimal price", `${fmt(r.trialOptimal.price, 2)}  (trial ${pct(r.trialOptimal.trial)})`],
-      [
-        "revenue-optimal price",
-        `${fmt(r.revenueOptimal.price, 2)}  (trial ${pct(r.revenueOptimal.trial)}, revenue/respondent ${fmt(r.revenueOptimal.revenue, 2)})`,
-      ],
+      ["revenue-optimal price", `${fmt(r.revenueOptimal.price, 2)}  (trial ${pct(r.revenueOptimal.trial)}, revenue/respondent ${fmt(r.revenueOptimal.revenue, 2)})`],
     );
   }
   process.stdout.write(`${bold("Van Westendorp price sensitivity")}\n${summary(lines)}\n`);

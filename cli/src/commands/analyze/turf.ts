@@ -55,48 +55,52 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
   let n = 0;
   let noneW = 0;
   let totalW = 0;
-  const t = await scanTable(file, (head) => {
-    cols = specs.map((s) => column(head, s, "--items"));
-    const dup = cols.find((c, i) => cols.indexOf(c) !== i);
-    if (dup != null) throw usageError(`--items: column ${columnName(head, dup)} is listed twice`);
-    const wCol = o.weight != null ? column(head, o.weight, "--weight") : -1;
-    const noneCol = o.none != null ? column(head, o.none, "--none") : -1;
-    if (noneCol >= 0 && cols.includes(noneCol)) {
-      throw usageError(`--none ${columnName(head, noneCol)} is also in --items: a "none of these" answer is never an item`);
-    }
-    weighted = wCol >= 0;
-    noneW = 0;
-    totalW = 0;
-    weights.clear();
-    n = 0;
-    bits = cols.map(() => new Uint32Array(1024));
-    return (fields, line) => {
-      const w = wCol >= 0 ? weightCell(head, fields, line, wCol) : 1;
-      if (wCol >= 0) weights.push(w);
-      let accepted = false;
-      const word = n >>> 5;
-      if (word === bits[0]!.length) {
-        bits = bits.map((b) => {
-          const g = new Uint32Array(b.length * 2);
-          g.set(b);
-          return g;
-        });
+  const t = await scanTable(
+    file,
+    (head) => {
+      cols = specs.map((s) => column(head, s, "--items"));
+      const dup = cols.find((c, i) => cols.indexOf(c) !== i);
+      if (dup != null) throw usageError(`--items: column ${columnName(head, dup)} is listed twice`);
+      const wCol = o.weight != null ? column(head, o.weight, "--weight") : -1;
+      const noneCol = o.none != null ? column(head, o.none, "--none") : -1;
+      if (noneCol >= 0 && cols.includes(noneCol)) {
+        throw usageError(`--none ${columnName(head, noneCol)} is also in --items: a "none of these" answer is never an item`);
       }
-      // 1 accepts the item, 0 or blank does not.
-      for (let q = 0; q < cols.length; q++) {
-        if (mark(head, fields, line, cols[q]!)) {
-          bits[q]![word]! |= 1 << (n & 31);
-          accepted = true;
+      weighted = wCol >= 0;
+      noneW = 0;
+      totalW = 0;
+      weights.clear();
+      n = 0;
+      bits = cols.map(() => new Uint32Array(1024));
+      return (fields, line) => {
+        const w = wCol >= 0 ? weightCell(head, fields, line, wCol) : 1;
+        if (wCol >= 0) weights.push(w);
+        let accepted = false;
+        const word = n >>> 5;
+        if (word === bits[0]!.length) {
+          bits = bits.map((b) => {
+            const g = new Uint32Array(b.length * 2);
+            g.set(b);
+            return g;
+          });
         }
-      }
-      if (noneCol >= 0 && mark(head, fields, line, noneCol)) {
-        if (accepted) throw inputError(`${at(head, line)}: "none of these" (${shortName(columnName(head, noneCol))}) together with an item; none excludes the items`);
-        noneW += w;
-      }
-      totalW += w;
-      n++;
-    };
-  }, { keepBlankRows: true });
+        // 1 accepts the item, 0 or blank does not.
+        for (let q = 0; q < cols.length; q++) {
+          if (mark(head, fields, line, cols[q]!)) {
+            bits[q]![word]! |= 1 << (n & 31);
+            accepted = true;
+          }
+        }
+        if (noneCol >= 0 && mark(head, fields, line, noneCol)) {
+          if (accepted) throw inputError(`${at(head, line)}: "none of these" (${shortName(columnName(head, noneCol))}) together with an item; none excludes the items`);
+          noneW += w;
+        }
+        totalW += w;
+        n++;
+      };
+    },
+    { keepBlankRows: true },
+  );
   const res = turf({ bits, respondents: n, weights: weighted ? weights.view() : undefined }, { k, top, depth });
   const out: TurfOutput = {
     results: res.sets.map((s) => ({ items: s.items.map((j) => columnName(t, cols[j]!)), reach: s.reach, frequency: s.frequency })),
@@ -104,10 +108,7 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
   if (o.none != null) out.none = totalW > 0 ? noneW / totalW : 0;
   if (o.json) printJson(out);
   else {
-    const how =
-      res.method === "exhaustive"
-        ? `exhaustive over ${binomial(cols.length, k)} sets`
-        : `greedy (C(${cols.length}, ${k}) is beyond the exhaustive cap)`;
+    const how = res.method === "exhaustive" ? `exhaustive over ${binomial(cols.length, k)} sets` : `greedy (C(${cols.length}, ${k}) is beyond the exhaustive cap)`;
     process.stdout.write(`${bold(`TURF: best sets of ${k} of ${cols.length} items`)} ${dim(`(${how}, depth ${depth})`)}\n`);
     const rows = out.results.map((r, i) => [String(i + 1), pct(r.reach), fmt(r.frequency, 3), r.items.join(", ")]);
     process.stdout.write(`${table(["#", "reach", "frequency", "items"], rows)}\n`);

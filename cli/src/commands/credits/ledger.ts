@@ -36,7 +36,14 @@ export async function runLedger(o: GlobalOptions & PageOptions & { project?: str
     process.stdout.write(
       `${table(
         ["id", "date", "type", "amount", "project", "description"],
-        rows.map((r) => [String(r!.id), (r!.createdAt ?? "").slice(0, 10), r!.creditLogType?.name ?? String(r!.type), String(r!.creditAmount), r!.projectId == null ? "" : String(r!.projectId), r!.description ?? ""]),
+        rows.map((r) => [
+          String(r!.id),
+          (r!.createdAt ?? "").slice(0, 10),
+          r!.creditLogType?.name ?? String(r!.type),
+          String(r!.creditAmount),
+          r!.projectId == null ? "" : String(r!.projectId),
+          r!.description ?? "",
+        ]),
       )}\n`,
     );
   } else if (paging.skip === 0) process.stdout.write("No credit log rows\n");

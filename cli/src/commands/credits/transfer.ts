@@ -19,7 +19,9 @@ export async function runTransfer(o: GlobalOptions & { from?: string; to?: strin
   const res = await api.client.POST("/api/v1/CreditLogs/MakeCreditTransfer", { body: { fromClientId, toClientId, amount, ...(o.note ? { note: o.note } : {}) } });
   // A client outside the one acted for is "not found": say which client the transfer must act for.
   if (res.response.status === 404) {
-    throw apiError(`transferring credits: ${describeError(res.error, res.response)}; an Admin transfers within the client acted for: pass --client with the org or enterprise above both (acting for ${api.clientId ?? "no client"})`);
+    throw apiError(
+      `transferring credits: ${describeError(res.error, res.response)}; an Admin transfers within the client acted for: pass --client with the org or enterprise above both (acting for ${api.clientId ?? "no client"})`,
+    );
   }
   const r = ok(res, "transferring credits");
   if (o.json) return printJson(r);

@@ -69,7 +69,9 @@ export async function runCreate(o: CreateOptions): Promise<void> {
   const created = await build(api.client, api.base, plan, resolved);
   const cost = ok(await api.client.GET("/api/v1/Projects({key})/CreditCostNow", { params: { path: { key: String(created.id) } } }), "reading the cost");
   if (o.json) return printJson({ ...created, cost });
-  process.stdout.write(`Created project ${bold(String(created.id))} '${created.projectName}' (Draft): ${plural(created.testOptionIds.length, "test option")}, ${plural(created.questionIds.length, "custom question")}, ${plural(created.uploads.length, "file")} uploaded\n`);
+  process.stdout.write(
+    `Created project ${bold(String(created.id))} '${created.projectName}' (Draft): ${plural(created.testOptionIds.length, "test option")}, ${plural(created.questionIds.length, "custom question")}, ${plural(created.uploads.length, "file")} uploaded\n`,
+  );
   process.stdout.write(`${costText(cost, false)}\n`);
 }
 
@@ -138,8 +140,22 @@ export function feasibilityText(f: Feasibility): string {
 /** Quotas or crossed cells no run can fill: the create would be refused at ChangeTargets, so the check fails here (exit 1), naming the group or crossing. */
 function refuseUnmetQuotas(path: string, f: Feasibility): void {
   const bad = [
-    ...(f.groups.some((g) => !g.ok) ? [`targets: ${f.groups.filter((g) => !g.ok).map((g) => g.text).join(" ")}`] : []),
-    ...(f.crossed.some((x) => !x.ok) ? [`crossedQuotas: ${f.crossed.filter((x) => !x.ok).map((x) => x.text).join(" ")}`] : []),
+    ...(f.groups.some((g) => !g.ok)
+      ? [
+          `targets: ${f.groups
+            .filter((g) => !g.ok)
+            .map((g) => g.text)
+            .join(" ")}`,
+        ]
+      : []),
+    ...(f.crossed.some((x) => !x.ok)
+      ? [
+          `crossedQuotas: ${f.crossed
+            .filter((x) => !x.ok)
+            .map((x) => x.text)
+            .join(" ")}`,
+        ]
+      : []),
   ];
   if (bad.length) throw usageError(`${path}: ${bad.join("; ")}`);
 }
@@ -153,7 +169,12 @@ export function costText(c: Schemas["CreditCostEstimate"], dryRun: boolean): str
     ),
     summary([
       ["cells", `${c.cells} (factor ${c.cellFactor})`],
-      ["add-ons", [c.addOns.priceSensitivity && "price sensitivity", c.addOns.marketReach && "market reach", c.addOns.extraCustomQuestions > 0 && plural(c.addOns.extraCustomQuestions, "extra custom question")].filter(Boolean).join(", ") || "none"],
+      [
+        "add-ons",
+        [c.addOns.priceSensitivity && "price sensitivity", c.addOns.marketReach && "market reach", c.addOns.extraCustomQuestions > 0 && plural(c.addOns.extraCustomQuestions, "extra custom question")]
+          .filter(Boolean)
+          .join(", ") || "none",
+      ],
       ["total", bold(`${c.total} credits`)],
       ["available", `${c.available} (balance ${c.balance}, overdraft ${c.overdraftLimit})`],
       ["affordable", c.affordable ? "yes" : "no: top up or transfer credits first"],
@@ -208,7 +229,10 @@ export async function build(client: ApiClient, base: string, plan: ProjectPlan, 
       created.questionIds.push(row!.id!);
     }
     if (plan.priceSensitivity)
-      ok(await client.POST("/api/v1/Projects({key})/CreatePriceSensitivities", { params: { path: { key } }, body: { ...plan.priceSensitivity, testOptionIds: created.testOptionIds } }), "setting up price sensitivity");
+      ok(
+        await client.POST("/api/v1/Projects({key})/CreatePriceSensitivities", { params: { path: { key } }, body: { ...plan.priceSensitivity, testOptionIds: created.testOptionIds } }),
+        "setting up price sensitivity",
+      );
     if (plan.marketReach)
       ok(await client.POST("/api/v1/Projects({key})/CreateMarketReach", { params: { path: { key } }, body: { ...plan.marketReach, testOptionIds: created.testOptionIds } }), "setting up market reach");
     if (plan.schedule) ok(await client.POST("/api/v1/Projects({key})/UpdateProjectScheduling", { params: { path: { key } }, body: plan.schedule }), "setting the schedule");

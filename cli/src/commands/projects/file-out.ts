@@ -38,7 +38,9 @@ export async function runFileOut(id: string, o: FileOutOptions): Promise<void> {
         params: { ...path.params, query: { $select: "id,projectName,projectTypeId,frameworkId,categoryId,productType,isBranded,brandName,researchNote,launchDate,splitCellQuota" } },
       })
       .then((r) => ok(r, `reading project ${id}`)),
-    api.client.GET("/api/v1/ProjectsRegions", { params: { query: { $filter: `projectId eq ${key}`, $select: "regionId,sampleSize", $orderby: "regionId" } } }).then((r) => ok(r, "reading the markets").value),
+    api.client
+      .GET("/api/v1/ProjectsRegions", { params: { query: { $filter: `projectId eq ${key}`, $select: "regionId,sampleSize", $orderby: "regionId" } } })
+      .then((r) => ok(r, "reading the markets").value),
     api.client
       .GET("/api/v1/Targets", { params: { query: { $filter: `projectId eq ${key}`, $select: "systemQuestionOptionId,questionOptionId,regionId,quotaPercent,onlyThese", $orderby: "id", $top: 500 } } })
       .then((r) => ok(r, "reading the targets").value),
@@ -81,9 +83,7 @@ export async function runFileOut(id: string, o: FileOutOptions): Promise<void> {
           })),
         }
       : {}),
-    ...(crossed.length
-      ? { crossedQuotas: crossed.map((c) => ({ region: code(c?.regionId ?? 0), cell: [c?.firstOptionId, c?.secondOptionId], quota: c?.quotaPercent })) }
-      : {}),
+    ...(crossed.length ? { crossedQuotas: crossed.map((c) => ({ region: code(c?.regionId ?? 0), cell: [c?.firstOptionId, c?.secondOptionId], quota: c?.quotaPercent })) } : {}),
     ...(options.length ? { testOptions: options.map((t) => ({ text: t?.conceptText ?? "", ...(t?.conceptDescription ? { description: t.conceptDescription } : {}) })) } : {}),
   };
   const doc = new Document(file);
@@ -139,5 +139,7 @@ export async function runApply(id: string, o: ApplyOptions): Promise<void> {
   const saved = ok(await api.client.POST("/api/v1/Projects({key})/ChangeTargets", { params: { path: { key } }, body }), `setting the targets of project ${id}`);
   const estimate = ok(await api.client.POST("/api/v1/Projects({key})/IncidenceEstimate", { params: { path: { key } }, body: {} }), "estimating feasibility");
   if (o.json) return printJson({ projectId: Number(key), regionIds: body.regionIds, targets: saved.value, feasibility: estimate.explanation });
-  process.stdout.write(`Applied ${o.from === "-" ? "<stdin>" : o.from} to project ${key}: ${body.regionIds.length} market(s), ${targets.length} target(s). Only the markets, completes and targets are applied.\n${feasibilityText(estimate.explanation)}\n`);
+  process.stdout.write(
+    `Applied ${o.from === "-" ? "<stdin>" : o.from} to project ${key}: ${body.regionIds.length} market(s), ${targets.length} target(s). Only the markets, completes and targets are applied.\n${feasibilityText(estimate.explanation)}\n`,
+  );
 }

@@ -35,7 +35,12 @@ export const FILE_TYPES: Record<string, string> = {
   ".mp4": "video/mp4",
 };
 
-const idOrName = { anyOf: [{ type: "integer", minimum: 1 }, { type: "string", minLength: 1 }] };
+const idOrName = {
+  anyOf: [
+    { type: "integer", minimum: 1 },
+    { type: "string", minLength: 1 },
+  ],
+};
 const file = { type: "string", minLength: 1, pattern: "\\.(png|jpe?g|webp|gif|pdf|mp4)$" };
 
 /** The file's shape. Field-level limits beyond these are the contract's (checked next). */
@@ -316,30 +321,33 @@ export function readProjectFile(path: string, text: string): { file: ProjectFile
       body: { conceptText: t.text, ...(t.description !== undefined ? { conceptDescription: t.description } : {}), sortOrder: i + 1 },
       ...(t.image ? { image: upload(["testOptions", i, "image"], t.image) } : {}),
     })),
-    questions: (y.questions ?? []).map(
-      (q, i) => ({
-        body: {
-          questionText: q.text,
-          questionTypeId: QUESTION_TYPES[q.type],
-          // Custom questions (SPEC 3 position 6).
-          questionPositionId: 6,
-          ...(q.title !== undefined ? { questionTitle: q.title } : {}),
-          ...(q.randomize !== undefined ? { randomizeOptions: q.randomize } : {}),
-          ...(q.minChoices !== undefined ? { minChoices: q.minChoices } : {}),
-          ...(q.maxChoices !== undefined ? { maxChoices: q.maxChoices } : {}),
-          ...(q.options
-            ? {
-                questionOptions: q.options.map((o) =>
-                  typeof o === "string"
-                    ? { optionText: o }
-                    : { optionText: o.text, ...(o.exclusive !== undefined ? { exclusive: o.exclusive } : {}), ...(o.other !== undefined ? { isOther: o.other } : {}), ...(o.notSure !== undefined ? { isNotSure: o.notSure } : {}) },
-                ),
-              }
-            : {}),
-        },
-        ...(q.image ? { image: upload(["questions", i, "image"], q.image) } : {}),
-      }),
-    ),
+    questions: (y.questions ?? []).map((q, i) => ({
+      body: {
+        questionText: q.text,
+        questionTypeId: QUESTION_TYPES[q.type],
+        // Custom questions (SPEC 3 position 6).
+        questionPositionId: 6,
+        ...(q.title !== undefined ? { questionTitle: q.title } : {}),
+        ...(q.randomize !== undefined ? { randomizeOptions: q.randomize } : {}),
+        ...(q.minChoices !== undefined ? { minChoices: q.minChoices } : {}),
+        ...(q.maxChoices !== undefined ? { maxChoices: q.maxChoices } : {}),
+        ...(q.options
+          ? {
+              questionOptions: q.options.map((o) =>
+                typeof o === "string"
+                  ? { optionText: o }
+                  : {
+                      optionText: o.text,
+                      ...(o.exclusive !== undefined ? { exclusive: o.exclusive } : {}),
+                      ...(o.other !== undefined ? { isOther: o.other } : {}),
+                      ...(o.notSure !== undefined ? { isNotSure: o.notSure } : {}),
+                    },
+              ),
+            }
+          : {}),
+      },
+      ...(q.image ? { image: upload(["questions", i, "image"], q.image) } : {}),
+    })),
   };
   if (y.priceSensitivity) {
     const p = y.priceSensitivity;
@@ -368,11 +376,28 @@ export function readProjectFile(path: string, text: string): { file: ProjectFile
 
 // Where each body field came from in the file, for errors the contract's schemas find.
 const PROJECT_FIELDS: Record<string, string> = {
-  projectName: "name", projectTypeId: "type", frameworkId: "framework", sampleSize: "sampleSize", categoryId: "category",
-  productType: "productType", isBranded: "branded", brandName: "brandName", researchNote: "researchNote", launchDate: "launchDate", splitCellQuota: "splitCellQuota",
+  projectName: "name",
+  projectTypeId: "type",
+  frameworkId: "framework",
+  sampleSize: "sampleSize",
+  categoryId: "category",
+  productType: "productType",
+  isBranded: "branded",
+  brandName: "brandName",
+  researchNote: "researchNote",
+  launchDate: "launchDate",
+  splitCellQuota: "splitCellQuota",
 };
 const OPTION_FIELDS: Record<string, string> = { conceptText: "text", conceptDescription: "description" };
-const QUESTION_FIELDS: Record<string, string> = { questionText: "text", questionTitle: "title", questionTypeId: "type", minChoices: "minChoices", maxChoices: "maxChoices", randomizeOptions: "randomize", questionOptions: "options" };
+const QUESTION_FIELDS: Record<string, string> = {
+  questionText: "text",
+  questionTitle: "title",
+  questionTypeId: "type",
+  minChoices: "minChoices",
+  maxChoices: "maxChoices",
+  randomizeOptions: "randomize",
+  questionOptions: "options",
+};
 const PRICE_FIELDS: Record<string, string> = { currencyCode: "currency", minPrice: "minPrice", maxPrice: "maxPrice", purchaseIntent: "purchaseIntent", purchaseIntentCalibration: "calibration" };
 const SCHEDULE_FIELDS: Record<string, string> = { scheduleStartDate: "startDate", scheduleFrequencyWeeks: "frequencyWeeks", scheduleWavesRequired: "waves", schedulePause: "pause" };
 
@@ -423,6 +448,8 @@ function checkAgainstContract(f: ProjectFile, plan: ProjectPlan): void {
   }
   if (plan.schedule) checkBody(f, "UpdateProjectScheduling", plan.schedule, ["schedule"], SCHEDULE_FIELDS);
   plan.targets.forEach((t, i) => {
-    checkBody(f, "ChangeTargets", { targets: [{ systemQuestionOptionId: typeof t.option === "number" ? t.option : 1, ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}) }] }, ["targets", i], { targets: "option" });
+    checkBody(f, "ChangeTargets", { targets: [{ systemQuestionOptionId: typeof t.option === "number" ? t.option : 1, ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}) }] }, ["targets", i], {
+      targets: "option",
+    });
   });
 }

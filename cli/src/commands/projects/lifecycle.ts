@@ -40,8 +40,7 @@ export function shortfallText(s: Schemas["ShortfallStatement"]): string {
 }
 
 /** The markets of an accepted shortfall in figures: "New Zealand 3,060 of 5,000". */
-const shortfallFigures = (s: Schemas["ShortfallStatement"]) =>
-  s.markets.map((m) => `${m.regionName} ${m.feasibleCompletes.toLocaleString("en")} of ${m.sampleSize.toLocaleString("en")}`).join(", ");
+const shortfallFigures = (s: Schemas["ShortfallStatement"]) => s.markets.map((m) => `${m.regionName} ${m.feasibleCompletes.toLocaleString("en")} of ${m.sampleSize.toLocaleString("en")}`).join(", ");
 
 /**
  * Submit charges the project's cost: the cost table (CreditCostNow) comes first, then the question.
@@ -126,10 +125,7 @@ export async function runUpdate(id: string, o: UpdateOptions): Promise<void> {
 
 export async function runClone(id: string, o: GlobalOptions & { name?: string }): Promise<void> {
   const api = signedIn(o);
-  const r = ok(
-    await api.client.POST("/api/v1/Projects({key})/Duplicate", { params: { path: { key: idArg(id) } }, body: o.name ? { projectName: o.name } : {} }),
-    `cloning project ${id}`,
-  );
+  const r = ok(await api.client.POST("/api/v1/Projects({key})/Duplicate", { params: { path: { key: idArg(id) } }, body: o.name ? { projectName: o.name } : {} }), `cloning project ${id}`);
   // SPEC 8's toast text.
   said(o, r, `Project '${r.projectName}' has been cloned. (id ${r.id})`);
 }

@@ -34,7 +34,10 @@ export async function runList(o: ListOptions): Promise<void> {
   else if (rows.length === 0 && paging.skip === 0) process.stdout.write("No projects\n");
   else if (rows.length) {
     process.stdout.write(
-      `${table(["id", "name", "type", "status", "created"], rows.map((p) => [String(p.id), p.projectName, p.projectType ?? "", `${p.statusCode} ${statusName(p.statusCode)}`, p.createdAt.slice(0, 10)]))}\n`,
+      `${table(
+        ["id", "name", "type", "status", "created"],
+        rows.map((p) => [String(p.id), p.projectName, p.projectType ?? "", `${p.statusCode} ${statusName(p.statusCode)}`, p.createdAt.slice(0, 10)]),
+      )}\n`,
     );
   }
   pageHint(paging, rows.length, total);

@@ -57,7 +57,13 @@ export function resolvePlan(f: ProjectFile, plan: ProjectPlan, ref: Reference): 
   if (plan.productType !== undefined) {
     const want = plan.productType;
     const hit = industries().find((i) => same(i.code, want) || same(i.name, want));
-    if (!hit) f.fail(["productType"], `'${want}' is not an industry: one of ${industries().map((i) => i.code).join(", ")}`);
+    if (!hit)
+      f.fail(
+        ["productType"],
+        `'${want}' is not an industry: one of ${industries()
+          .map((i) => i.code)
+          .join(", ")}`,
+      );
     productType = hit.code;
   }
 
@@ -93,8 +99,13 @@ export function resolvePlan(f: ProjectFile, plan: ProjectPlan, ref: Reference): 
       const byLabel = (o: TargetOption) => same(o.label, text) || (colon > 0 && same(o.question, text.slice(0, colon)) && same(o.label, text.slice(colon + 1)));
       const usable = (o: TargetOption) => o.marketId === null || (regionId !== null ? o.marketId === regionId : fielded(o.marketId));
       const hits = ref.options.filter((o) => byLabel(o) && usable(o));
-      if (hits.length === 0) f.fail(["targets", i, "option"], `no target option '${text}' in ${where} (see \`ideally targets --market ${ref.markets.find((m) => m.id === (regionId ?? regionIds[0]))?.code ?? ""}\`)`);
-      if (hits.length > 1) f.fail(["targets", i, "option"], `'${text}' could be ${hits.map((o) => `'${optionName(o)}'${o.marketId !== null ? ` in ${marketName(o.marketId)}` : ""} (${o.id})`).join(" or ")}: write 'Question: answer', give the region, or the id`);
+      if (hits.length === 0)
+        f.fail(["targets", i, "option"], `no target option '${text}' in ${where} (see \`ideally targets --market ${ref.markets.find((m) => m.id === (regionId ?? regionIds[0]))?.code ?? ""}\`)`);
+      if (hits.length > 1)
+        f.fail(
+          ["targets", i, "option"],
+          `'${text}' could be ${hits.map((o) => `'${optionName(o)}'${o.marketId !== null ? ` in ${marketName(o.marketId)}` : ""} (${o.id})`).join(" or ")}: write 'Question: answer', give the region, or the id`,
+        );
       option = hits[0];
     }
     if (option.marketId !== null && !fielded(option.marketId)) {
@@ -123,7 +134,12 @@ export function resolvePlan(f: ProjectFile, plan: ProjectPlan, ref: Reference): 
           (typeof x === "number" ? o.id === x : same(o.label, x) || (colon > 0 && same(o.question, x.slice(0, colon)) && same(o.label, x.slice(colon + 1)))),
       );
       if (hits.length !== 1) {
-        f.fail(["crossedQuotas", i, "cell", j], hits.length ? `'${x}' could be ${hits.map((o) => `'${optionName(o)}' (${o.id})`).join(" or ")}: write 'Question: answer' or the id` : `no target option ${typeof x === "number" ? x : `'${x}'`} in ${m.name} (see \`ideally targets --market ${m.code}\`)`);
+        f.fail(
+          ["crossedQuotas", i, "cell", j],
+          hits.length
+            ? `'${x}' could be ${hits.map((o) => `'${optionName(o)}' (${o.id})`).join(" or ")}: write 'Question: answer' or the id`
+            : `no target option ${typeof x === "number" ? x : `'${x}'`} in ${m.name} (see \`ideally targets --market ${m.code}\`)`,
+        );
       }
       return hits[0]!.id;
     });
@@ -155,7 +171,10 @@ export function resolvePlan(f: ProjectFile, plan: ProjectPlan, ref: Reference): 
     if (typeId !== 1 && typeId !== 2) f.fail(["priceSensitivity"], "price sensitivity is for Idea and Message projects");
     const currencies = [...new Set(markets.map((m) => m.currency))].sort();
     if (currencies.length > 1) {
-      f.fail(ps.currencyCode !== undefined ? ["priceSensitivity", "currency"] : ["priceSensitivity"], `the project's regions use ${currencies.join(" and ")}: price questions need regions with one currency`);
+      f.fail(
+        ps.currencyCode !== undefined ? ["priceSensitivity", "currency"] : ["priceSensitivity"],
+        `the project's regions use ${currencies.join(" and ")}: price questions need regions with one currency`,
+      );
     }
     if (ps.currencyCode !== undefined && ps.currencyCode !== currencies[0]) f.fail(["priceSensitivity", "currency"], `the project's regions use ${currencies[0]}`);
     if (ps.minPrice != null && ps.maxPrice != null && ps.minPrice >= ps.maxPrice) f.fail(["priceSensitivity", "minPrice"], "must be below maxPrice");

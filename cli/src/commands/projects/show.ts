@@ -17,9 +17,7 @@ export async function runShow(id: string, o: GlobalOptions): Promise<void> {
         params: { query: { $filter: `projectId eq ${key} and questionPositionId eq 6`, $orderby: "sortOrder,id", $expand: "question($select=id,questionText,questionTypeId)" } },
       })
       .then((r) => ok(r, "reading the questions").value),
-    api.client
-      .GET("/api/v1/ProjectsRegions", { params: { query: { $filter: `projectId eq ${key}`, $expand: "region($select=regionName)" } } })
-      .then((r) => ok(r, "reading the regions").value),
+    api.client.GET("/api/v1/ProjectsRegions", { params: { query: { $filter: `projectId eq ${key}`, $expand: "region($select=regionName)" } } }).then((r) => ok(r, "reading the regions").value),
   ]);
   const out = { ...p, regions, testOptions: options, customQuestions: questions };
   if (o.json) return printJson(out);
@@ -31,7 +29,16 @@ export async function runShow(id: string, o: GlobalOptions): Promise<void> {
       ["status", `${p.statusCode} ${statusName(p.statusCode)}`],
       ["regions", regions.map((r) => `${r!.region?.regionName ?? r!.regionId} (${r!.sampleSize ?? "–"}${r!.isCustomerPanel ? ", customer panel" : ""})`).join(", ")],
       ["created", p.createdAt ?? ""],
-    ])}\n\n${table(["option", "concept", "file"], options.map((t) => [String(t!.id), t!.conceptText ?? "", t!.file ? dim("yes") : ""]))}\n`,
+    ])}\n\n${table(
+      ["option", "concept", "file"],
+      options.map((t) => [String(t!.id), t!.conceptText ?? "", t!.file ? dim("yes") : ""]),
+    )}\n`,
   );
-  if (questions.length) process.stdout.write(`\n${table(["question", "custom question"], questions.map((q) => [String(q!.id), q!.question?.questionText ?? ""]))}\n`);
+  if (questions.length)
+    process.stdout.write(
+      `\n${table(
+        ["question", "custom question"],
+        questions.map((q) => [String(q!.id), q!.question?.questionText ?? ""]),
+      )}\n`,
+    );
 }

@@ -80,9 +80,12 @@ export async function runWatch(id: string, o: WatchOptions): Promise<void> {
     });
     if (timeout !== null) setTimeout(() => resolve({ kind: "timeout", state: w.state }), timeout * 1000).unref();
     if (stall !== null) {
-      setInterval(() => {
-        if (w.state?.phase === "fielding" && Date.now() - movedAt >= stall * 1000) resolve({ kind: "stalled", state: w.state, since: movedAt });
-      }, Math.min(1000, stall * 250)).unref();
+      setInterval(
+        () => {
+          if (w.state?.phase === "fielding" && Date.now() - movedAt >= stall * 1000) resolve({ kind: "stalled", state: w.state, since: movedAt });
+        },
+        Math.min(1000, stall * 250),
+      ).unref();
     }
   });
   let last = "";
@@ -130,7 +133,10 @@ export async function runWatch(id: string, o: WatchOptions): Promise<void> {
       );
     }
     if (result === "stalled") {
-      throw new CliError(`project ${id} stalled: ${total(s)} completes and none new for ${Math.round((Date.now() - (end.kind === "stalled" ? end.since : 0)) / 1000)} s (--stall ${stall}); the runs: ${s.runs.map((r) => `${r.surveyRunId} ${r.regionName} ${r.complete}/${r.target ?? "?"} ${surveyStatusName(r.surveyStatusId)}`).join(", ")}`, EXIT_STALLED);
+      throw new CliError(
+        `project ${id} stalled: ${total(s)} completes and none new for ${Math.round((Date.now() - (end.kind === "stalled" ? end.since : 0)) / 1000)} s (--stall ${stall}); the runs: ${s.runs.map((r) => `${r.surveyRunId} ${r.regionName} ${r.complete}/${r.target ?? "?"} ${surveyStatusName(r.surveyStatusId)}`).join(", ")}`,
+        EXIT_STALLED,
+      );
     }
     if (result === "timeout") throw new CliError(`project ${id} is still ${s.statusCode} ${statusLabel(s)} (${s.phase}) after --timeout ${timeout} s`, EXIT_TIMEOUT);
   } finally {
@@ -195,31 +201,51 @@ function WatchView({ w, ink, colour }: { w: Watcher; ink: Ink; colour: boolean }
     const n = Math.round(Math.max(0, Math.min(1, done / total)) * barWidth);
     return "█".repeat(n) + "░".repeat(barWidth - n);
   };
-  const row = (name: string, done: number, total: number | null, tail: string) =>
-    fit(`${fit(name, label).padEnd(label)} ${bar(done, total)} ${pctOf(done, total)} ${tail}`, width);
+  const row = (name: string, done: number, total: number | null, tail: string) => fit(`${fit(name, label).padEnd(label)} ${bar(done, total)} ${pctOf(done, total)} ${tail}`, width);
   const T = { ink, colour, width };
   return (
     <Box flexDirection="column" paddingX={1} width={cols}>
       <Line {...T} bold>{`Project ${s.projectId} · ${s.projectName}`}</Line>
       <Line {...T} color={s.phase === "ready" ? "green" : s.phase === "stopped" ? "red" : "yellow"}>{`Status  ${s.statusCode} ${statusLabel(s)}  (${PHASE[s.phase]})`}</Line>
       <Box marginTop={1} flexDirection="column">
-        <Line {...T} bold>Responses per region</Line>
-        {s.runs.length === 0 ? <Line {...T} dim>no survey run yet</Line> : null}
+        <Line {...T} bold>
+          Responses per region
+        </Line>
+        {s.runs.length === 0 ? (
+          <Line {...T} dim>
+            no survey run yet
+          </Line>
+        ) : null}
         {s.runs.map((r) => (
-          <Line key={r.surveyRunId} {...T}>{row(`${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`, r.complete, r.target, `${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}${runPeriod(r) ? `, ${runPeriod(r)}` : ""}`)}</Line>
+          <Line key={r.surveyRunId} {...T}>
+            {row(
+              `${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`,
+              r.complete,
+              r.target,
+              `${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}${runPeriod(r) ? `, ${runPeriod(r)}` : ""}`,
+            )}
+          </Line>
         ))}
       </Box>
       <Box marginTop={1} flexDirection="column">
-        <Line {...T} bold>Responses per test option</Line>
+        <Line {...T} bold>
+          Responses per test option
+        </Line>
         {s.options.map((o) => (
-          <Line key={String(o.testOptionId)} {...T}>{row(o.conceptText, o.count, o.target, `${String(o.count).padStart(5)}/${o.target ?? "?"}`)}</Line>
+          <Line key={String(o.testOptionId)} {...T}>
+            {row(o.conceptText, o.count, o.target, `${String(o.count).padStart(5)}/${o.target ?? "?"}`)}
+          </Line>
         ))}
       </Box>
       {Object.keys(s.jobs).length ? (
         <Box marginTop={1} flexDirection="column">
-          <Line {...T} bold>Jobs</Line>
+          <Line {...T} bold>
+            Jobs
+          </Line>
           {Object.entries(s.jobs).map(([id, j]) => (
-            <Line key={id} {...T}>{row(id, j.pct, 100, j.message ?? "")}</Line>
+            <Line key={id} {...T}>
+              {row(id, j.pct, 100, j.message ?? "")}
+            </Line>
           ))}
         </Box>
       ) : null}
@@ -229,7 +255,9 @@ function WatchView({ w, ink, colour }: { w: Watcher; ink: Ink; colour: boolean }
             {r}
           </Line>
         ))}
-        <Line {...T} dim>{s.phase === "ready" ? `Results are ready: ideally results ${s.projectId}` : "Ctrl-C stops watching (the project carries on)"}</Line>
+        <Line {...T} dim>
+          {s.phase === "ready" ? `Results are ready: ideally results ${s.projectId}` : "Ctrl-C stops watching (the project carries on)"}
+        </Line>
       </Box>
     </Box>
   );

@@ -86,7 +86,16 @@ export class Watcher {
   async start(): Promise<void> {
     await this.refresh();
     await this.connect();
-    this.timers.push(setInterval(() => void this.refresh().then(() => this.emit(), (e) => this.fail(e)), this.pollMs));
+    this.timers.push(
+      setInterval(
+        () =>
+          void this.refresh().then(
+            () => this.emit(),
+            (e) => this.fail(e),
+          ),
+        this.pollMs,
+      ),
+    );
   }
 
   stop(): void {
@@ -126,7 +135,10 @@ export class Watcher {
       for (const r of regions) this.regionNames.set(r!.id!, r!.regionName!);
     }
     if (responses.value.some((r) => r.testOptionId != null && !this.optionNames.has(r.testOptionId)) || this.optionNames.size === 0) {
-      const opts = ok(await c.GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${key}`, $select: "id,conceptText", $orderby: "sortOrder,id" } } }), "reading the test options").value;
+      const opts = ok(
+        await c.GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${key}`, $select: "id,conceptText", $orderby: "sortOrder,id" } } }),
+        "reading the test options",
+      ).value;
       for (const t of opts) this.optionNames.set(t!.id!, t!.conceptText!);
     }
     const runs: RunState[] = counts.value.map((r) => ({

@@ -28,7 +28,12 @@ export async function runMarkets(o: MarketsOptions): Promise<void> {
   const all = await readMarkets(api.client);
   const rows = page(paging, o.states ? all : all.filter((m) => !m.isUsState));
   if (o.json) return printJson(rows);
-  process.stdout.write(`${table(["id", "code", "name", "currency", "parent"], rows.map((m) => [String(m.id), m.code, m.name, m.currency, m.parentId == null ? "" : (all.find((p) => p.id === m.parentId)?.code ?? String(m.parentId))]))}\n`);
+  process.stdout.write(
+    `${table(
+      ["id", "code", "name", "currency", "parent"],
+      rows.map((m) => [String(m.id), m.code, m.name, m.currency, m.parentId == null ? "" : (all.find((p) => p.id === m.parentId)?.code ?? String(m.parentId))]),
+    )}\n`,
+  );
   if (!o.states) process.stderr.write(`${all.length - rows.length} US state markets not shown (--states)\n`);
 }
 
@@ -53,7 +58,12 @@ export async function runTargets(o: TargetsOptions): Promise<void> {
   rows = page(paging, rows);
   const code = (id: number | null) => (id === null ? "all" : (markets.find((m) => m.id === id)?.code ?? String(id)));
   if (o.json) return printJson(rows.map((x) => ({ ...x, market: x.marketId === null ? null : code(x.marketId) })));
-  process.stdout.write(`${table(["id", "question", "answer", "market"], rows.map((x) => [String(x.id), x.question, x.label, code(x.marketId)]))}\n`);
+  process.stdout.write(
+    `${table(
+      ["id", "question", "answer", "market"],
+      rows.map((x) => [String(x.id), x.question, x.label, code(x.marketId)]),
+    )}\n`,
+  );
 }
 
 export async function runCategories(o: LookupOptions): Promise<void> {
@@ -64,20 +74,42 @@ export async function runCategories(o: LookupOptions): Promise<void> {
   const ordered = all.filter((c) => c.parentId === null).flatMap((p) => [p, ...all.filter((c) => c.parentId === p.id)]);
   const rows = page(paging, [...ordered, ...all.filter((c) => !ordered.includes(c))]);
   if (o.json) return printJson(rows);
-  process.stdout.write(`${table(["id", "name", "industry"], rows.map((c) => [String(c.id), c.parentId === null ? c.name : `  ${c.name}`, c.industry ?? ""]))}\n`);
+  process.stdout.write(
+    `${table(
+      ["id", "name", "industry"],
+      rows.map((c) => [String(c.id), c.parentId === null ? c.name : `  ${c.name}`, c.industry ?? ""]),
+    )}\n`,
+  );
 }
 
 export async function runFrameworks(o: LookupOptions): Promise<void> {
   const paging = pagingOf(o, null);
   const api = signedIn(o, { tenant: false });
-  const rows = page(paging, (await readFrameworks(api.client)).map((f) => ({ ...f, name: Object.keys(FRAMEWORKS).find((k) => FRAMEWORKS[k] === f.id) ?? null, projectType: PROJECT_TYPES[f.projectTypeId] ?? String(f.projectTypeId) })));
+  const rows = page(
+    paging,
+    (await readFrameworks(api.client)).map((f) => ({
+      ...f,
+      name: Object.keys(FRAMEWORKS).find((k) => FRAMEWORKS[k] === f.id) ?? null,
+      projectType: PROJECT_TYPES[f.projectTypeId] ?? String(f.projectTypeId),
+    })),
+  );
   if (o.json) return printJson(rows);
-  process.stdout.write(`${table(["id", "name", "type", "title"], rows.map((f) => [String(f.id), f.name ?? "", f.projectType, f.title]))}\n`);
+  process.stdout.write(
+    `${table(
+      ["id", "name", "type", "title"],
+      rows.map((f) => [String(f.id), f.name ?? "", f.projectType, f.title]),
+    )}\n`,
+  );
 }
 
 export async function runIndustries(o: LookupOptions): Promise<void> {
   const paging = pagingOf(o, null);
   const rows = page(paging, industries());
   if (o.json) return printJson(rows);
-  process.stdout.write(`${table(["code", "name"], rows.map((i) => [i.code, i.name]))}\n`);
+  process.stdout.write(
+    `${table(
+      ["code", "name"],
+      rows.map((i) => [i.code, i.name]),
+    )}\n`,
+  );
 }

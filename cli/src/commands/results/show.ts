@@ -23,7 +23,11 @@ export interface ResultsOptions extends GlobalOptions {
 }
 
 /** QualResults as the typed client answers it. */
-async function readQual(api: Api, query: { projectId: string; filters?: string; benchmarkTypeId?: string; confidence?: "90" | "95" | "99"; projectQuestionId?: string; total?: "sample" | "markets" }, id: string) {
+async function readQual(
+  api: Api,
+  query: { projectId: string; filters?: string; benchmarkTypeId?: string; confidence?: "90" | "95" | "99"; projectQuestionId?: string; total?: "sample" | "markets" },
+  id: string,
+) {
   return ok(await api.client.GET("/api/v1/Responses/QualResults", { params: { query } }), `reading the results of project ${id}`);
 }
 type Qual = Awaited<ReturnType<typeof readQual>>;
@@ -49,7 +53,9 @@ export function verdictText(v: Verdict, names: Map<number, { text: string; lette
     note(v.headline),
     table(["rank", "test option", "decision", "top-2"], rows),
     ...v.rows.map((r) => note(`${r.testOptionId == null ? "all" : (names.get(r.testOptionId)?.letter ?? "?")}: ${r.reason}`)),
-    ...(v.rows.some((r) => !r.firm) ? [dim(note("† not a tested verdict (a low base, an indicative norm, or nothing to test against); ranks count the options significantly ahead in the paired tests"))] : [dim(note("ranks count the options significantly ahead in the paired tests"))]),
+    ...(v.rows.some((r) => !r.firm)
+      ? [dim(note("† not a tested verdict (a low base, an indicative norm, or nothing to test against); ranks count the options significantly ahead in the paired tests"))]
+      : [dim(note("ranks count the options significantly ahead in the paired tests"))]),
   ].join("\n");
 }
 type QuestionResults = NonNullable<Qual["question"]>;
@@ -58,7 +64,14 @@ type QuestionResults = NonNullable<Qual["question"]>;
 async function readQuestions(api: Api, key: string, measured: Set<number>, query: { projectId: string; filters?: string; total?: "sample" | "markets" }) {
   const pqs = ok(
     await api.client.GET("/api/v1/ProjectQuestions", {
-      params: { query: { $filter: `projectId eq ${key}`, $select: "id,standardQuestionId,questionPositionId", $expand: "question($select=questionText,questionTypeId)", $orderby: "questionPositionId,sortOrder,id" } },
+      params: {
+        query: {
+          $filter: `projectId eq ${key}`,
+          $select: "id,standardQuestionId,questionPositionId",
+          $expand: "question($select=questionText,questionTypeId)",
+          $orderby: "questionPositionId,sortOrder,id",
+        },
+      },
     }),
     "reading the questions",
   ).value.filter((q) => q!.standardQuestionId == null || !measured.has(q!.standardQuestionId));
@@ -148,7 +161,12 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   for (const question of questions) process.stdout.write(`\n${questionTable(question, names)}\n`);
   if (openQuestions.length) {
     process.stdout.write(`\n${note(`Open questions (answers: ideally results verbatims ${key} --question ID)`)}\n`);
-    process.stdout.write(`${table(["question", "text"], openQuestions.map((x) => [String(x.projectQuestionId), x.questionText]))}\n`);
+    process.stdout.write(
+      `${table(
+        ["question", "text"],
+        openQuestions.map((x) => [String(x.projectQuestionId), x.questionText]),
+      )}\n`,
+    );
   }
 }
 

@@ -22,7 +22,8 @@ export async function runVerbatims(id: string, o: VerbatimOptions): Promise<void
   const key = idArg(id);
   // Every value checked before the first request (the contract: page from 1, pageSize at most 200).
   const question = o.question === undefined ? undefined : idArg(o.question, "project question id");
-  if (o.sentiment !== undefined && !["Positive", "Neutral", "Negative", "Mixed"].includes(o.sentiment)) throw usageError(`--sentiment: expected Positive, Neutral, Negative or Mixed, got '${o.sentiment}'`);
+  if (o.sentiment !== undefined && !["Positive", "Neutral", "Negative", "Mixed"].includes(o.sentiment))
+    throw usageError(`--sentiment: expected Positive, Neutral, Negative or Mixed, got '${o.sentiment}'`);
   const testOption = o.option === undefined ? undefined : idArg(o.option, "test option id");
   const pageNo = o.page === undefined ? undefined : countArg(o.page, "--page", 999_999_999);
   const pageSize = o.pageSize === undefined ? undefined : countArg(o.pageSize, "--page-size", 200);
@@ -32,13 +33,21 @@ export async function runVerbatims(id: string, o: VerbatimOptions): Promise<void
   if (question === undefined) {
     // No question named: list the open ones to choose from.
     const qs = ok(
-      await api.client.GET("/api/v1/ProjectQuestions", { params: { query: { $filter: `projectId eq ${key} and question/questionTypeId eq 3`, $expand: "question($select=questionText)", $orderby: "questionPositionId,sortOrder" } } }),
+      await api.client.GET("/api/v1/ProjectQuestions", {
+        params: { query: { $filter: `projectId eq ${key} and question/questionTypeId eq 3`, $expand: "question($select=questionText)", $orderby: "questionPositionId,sortOrder" } },
+      }),
       "listing the open questions",
     ).value;
     const list = qs.map((q) => ({ projectQuestionId: q!.id!, questionText: q!.question?.questionText ?? "" }));
     // Text and --json list the same questions (exit 0); the next step goes to stderr.
     if (o.json) printJson(list);
-    else if (list.length) process.stdout.write(`${table(["question", "open question"], list.map((q) => [String(q.projectQuestionId), q.questionText]))}\n`);
+    else if (list.length)
+      process.stdout.write(
+        `${table(
+          ["question", "open question"],
+          list.map((q) => [String(q.projectQuestionId), q.questionText]),
+        )}\n`,
+      );
     else process.stdout.write(`Project ${id} has no open questions\n`);
     if (list.length) process.stderr.write(`answers: ideally results verbatims ${id} --question ${list[0].projectQuestionId}\n`);
     return;
@@ -63,5 +72,10 @@ export async function runVerbatims(id: string, o: VerbatimOptions): Promise<void
   );
   if (o.json) return printJson(page);
   process.stdout.write(`${bold(`Answers to question ${question}`)} ${dim(`(page ${page.page}, ${page.value.length} shown)`)}\n`);
-  process.stdout.write(`${table(["sentiment", "themes", "answer"], page.value.map((v) => [v.sentiment ?? "", v.themes.map((t) => t.name).join(", "), v.responseText.replace(/\s+/g, " ")]))}\n`);
+  process.stdout.write(
+    `${table(
+      ["sentiment", "themes", "answer"],
+      page.value.map((v) => [v.sentiment ?? "", v.themes.map((t) => t.name).join(", "), v.responseText.replace(/\s+/g, " ")]),
+    )}\n`,
+  );
 }

@@ -27,10 +27,7 @@ export async function runLogin(o: LoginOptions): Promise<void> {
   const signed = o.sso ? await ssoSignIn(anon, base, email, o) : await passwordSignIn(anon, email, o);
   const accessToken = signed.accessToken;
   // Who we are, and the client to act for: the one chosen before on this API, else the default.
-  const me: Schemas["UserMe"] = ok(
-    await anon.GET("/api/v1/Users/Me", { headers: { Authorization: `Bearer ${accessToken}` } }),
-    "reading the account",
-  );
+  const me: Schemas["UserMe"] = ok(await anon.GET("/api/v1/Users/Me", { headers: { Authorization: `Bearer ${accessToken}` } }), "reading the account");
   const kept = cfg.session && cfg.session.api === base && cfg.session.email === email ? cfg.session.clientId : null;
   saveSession(
     {
@@ -52,7 +49,7 @@ export async function runLogin(o: LoginOptions): Promise<void> {
 type Signed = { accessToken: string; response: Response };
 
 async function passwordSignIn(anon: ApiClient, email: string, o: LoginOptions): Promise<Signed> {
-  const password = o.passwordStdin ? await readStdin() : (process.env.IDEALLY_PASSWORD || (await ask("Password: ", true)));
+  const password = o.passwordStdin ? await readStdin() : process.env.IDEALLY_PASSWORD || (await ask("Password: ", true));
   if (password === "") throw usageError("the password is empty");
   const r = await anon.POST("/auth/Login/PasswordLogin", { body: { email, password } });
   if (!r.response.ok || !r.data) {

@@ -66,7 +66,16 @@ export async function runAuthStatus(o: GlobalOptions): Promise<void> {
         ["client", out.clientId == null ? "none chosen (`ideally clients use`)" : `${out.clientId}${client ? ` ${client.name} (${client.tier})` : ""}`],
         ["access token", `expires ${relative(now.expiresAt - Date.now())} (${out.accessTokenExpiresAt.slice(0, 19).replace("T", " ")} UTC)`],
         ["refresh", out.refreshable ? "automatic" : fromEnv ? "none: IDEALLY_TOKEN is used as it is" : "not possible: sign in again when it expires"],
-        ["session", server === "valid" ? "accepted by the API" : server === "ended" ? (fromEnv ? "refused: set a new IDEALLY_TOKEN" : "ended: run `ideally login`") : "not checked: the API could not be asked (below)"],
+        [
+          "session",
+          server === "valid"
+            ? "accepted by the API"
+            : server === "ended"
+              ? fromEnv
+                ? "refused: set a new IDEALLY_TOKEN"
+                : "ended: run `ideally login`"
+              : "not checked: the API could not be asked (below)",
+        ],
         ["config", path],
       ])}\n`,
     );

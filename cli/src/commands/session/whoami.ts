@@ -13,7 +13,12 @@ export async function runWhoami(o: GlobalOptions): Promise<void> {
       ["name", name || "–"],
       ["user id", String(me.id)],
       ["staff", me.isStaff ? (me.isSuperAdmin ? "yes (super admin)" : "yes") : "no"],
-      ["client", api.clientId != null ? `${api.clientId}${me.client && me.client.id === api.clientId ? ` ${me.client.name} (${me.client.tier}${me.client.role ? `, ${me.client.role.roleName}` : ""})` : ""}` : "none chosen"],
+      [
+        "client",
+        api.clientId != null
+          ? `${api.clientId}${me.client && me.client.id === api.clientId ? ` ${me.client.name} (${me.client.tier}${me.client.role ? `, ${me.client.role.roleName}` : ""})` : ""}`
+          : "none chosen",
+      ],
       ["api", api.base],
     ])}\n`,
   );

@@ -16,8 +16,7 @@ type EditorRegion = Row<"ProjectsRegions", "regionId" | "sampleSize" | "isCustom
 export type EditorProject = Omit<ProjectDetail, "projectsRegions"> &
   Row<"Projects", "categoryId" | "isBranded" | "brandName" | "ownerUserId" | "schedulePause" | "splitCellQuota", { projectsRegions: EditorRegion[] }>;
 
-export const EDITOR_EXPAND =
-  "framework($select=id,title),projectsRegions($select=regionId,sampleSize,isCustomerPanel;$expand=region($select=regionName,currencySymbol,currencyCode))";
+export const EDITOR_EXPAND = "framework($select=id,title),projectsRegions($select=regionId,sampleSize,isCustomerPanel;$expand=region($select=regionName,currencySymbol,currencyCode))";
 
 export function useEditorProject(projectId: number) {
   return useProjectAs(projectId, EDITOR_EXPAND, (call) => selected<EditorProject>(call));
@@ -29,10 +28,7 @@ export const isEditable = (p: { statusCode: number }) => p.statusCode === 0;
 /** Refetch every cached call about a project: the project pages' keys are [name, projectId, ...]. */
 export function useRefreshProject(projectId: number) {
   const { mutate } = useSWRConfig();
-  return useCallback(
-    () => mutate((key) => Array.isArray(key) && key[1] === projectId, undefined, { revalidate: true }),
-    [mutate, projectId],
-  );
+  return useCallback(() => mutate((key) => Array.isArray(key) && key[1] === projectId, undefined, { revalidate: true }), [mutate, projectId]);
 }
 
 /** Runs a call: its data (null for a 204), or undefined after the error chain has spoken. */
@@ -57,9 +53,7 @@ export function useCreditCost(projectId: number) {
 
 /** The pre-launch check (Projects ReadinessCheck); null projectId skips it (not a Draft). */
 export function useReadiness(projectId: number | null) {
-  return useApi(projectId === null ? null : ["ReadinessCheck", projectId], () =>
-    api.GET("/api/v1/Projects({key})/ReadinessCheck", { params: keyPath(projectId ?? 0) }),
-  );
+  return useApi(projectId === null ? null : ["ReadinessCheck", projectId], () => api.GET("/api/v1/Projects({key})/ReadinessCheck", { params: keyPath(projectId ?? 0) }));
 }
 
 /** The project's targets as stored (Targets): each answer's market, quota share and "only these". */

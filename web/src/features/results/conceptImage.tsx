@@ -17,7 +17,9 @@ export function ConceptImage({ testOptionId, name, size = "lg" }: { testOptionId
   if (!f) return null;
   if (!f.isImage)
     return size === "sm" ? null : (
-      <a className="text-sm text-brand-700 underline" href={f.url} target="_blank" rel="noreferrer">Open the concept's file{f.fileName ? ` (${f.fileName})` : ""}</a>
+      <a className="text-sm text-brand-700 underline" href={f.url} target="_blank" rel="noreferrer">
+        Open the concept's file{f.fileName ? ` (${f.fileName})` : ""}
+      </a>
     );
   return (
     <img

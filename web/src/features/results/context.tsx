@@ -12,7 +12,11 @@ import { effectiveRegionId, filtersFromSearch, filtersToSearch, isAllMarkets, to
 
 /** The project as the results pages read it: the project pages' fields and its launch weeks. */
 export type ResultsProject = ProjectDetail &
-  Row<"Projects", "completedAt" | "launchDate" | "activeProjectObjectiveId" | "projectGroupVersionId", { projectWeeks: Row<"ProjectWeeks", "id" | "surveyRunId" | "regionId" | "week" | "scheduleDate">[] }>;
+  Row<
+    "Projects",
+    "completedAt" | "launchDate" | "activeProjectObjectiveId" | "projectGroupVersionId",
+    { projectWeeks: Row<"ProjectWeeks", "id" | "surveyRunId" | "regionId" | "week" | "scheduleDate">[] }
+  >;
 
 export type TestOption = Row<"TestOptions", "id" | "conceptText" | "conceptDescription" | "file" | "sortOrder">;
 
@@ -80,20 +84,24 @@ export function ResultsProvider({ clientId, project, refetchProject, children }:
   const setFilters = useCallback((next: FilterState) => setSearch(filtersToSearch(next)), [setSearch]);
 
   const { data: to } = useApi(["TestOptions", projectId], () =>
-    selected<Page<TestOption>>(api.GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "id", $select: "id,conceptText,conceptDescription,file,sortOrder" } } })),
+    selected<Page<TestOption>>(
+      api.GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "id", $select: "id,conceptText,conceptDescription,file,sortOrder" } } }),
+    ),
   );
   const { data: qs } = useApi(["ProjectQuestions", projectId], () =>
-    selected<Page<ResultsQuestion>>(api.GET("/api/v1/ProjectQuestions", {
-      params: {
-        query: {
-          $filter: `projectId eq ${projectId}`,
-          $orderby: "questionPositionId,sortOrder",
-          $select: "id,questionPositionId,sortOrder,standardQuestionId,testOptionId",
-          $expand: "question($select=id,questionText,questionTitle,questionTypeId;$expand=questionOptions($select=id,optionText,exclusive,sortOrder))",
-          $top: 1000,
+    selected<Page<ResultsQuestion>>(
+      api.GET("/api/v1/ProjectQuestions", {
+        params: {
+          query: {
+            $filter: `projectId eq ${projectId}`,
+            $orderby: "questionPositionId,sortOrder",
+            $select: "id,questionPositionId,sortOrder,standardQuestionId,testOptionId",
+            $expand: "question($select=id,questionText,questionTitle,questionTypeId;$expand=questionOptions($select=id,optionText,exclusive,sortOrder))",
+            $top: 1000,
+          },
         },
-      },
-    })),
+      }),
+    ),
   );
   const regionsParam = allMarkets ? JSON.stringify(regionIds) : `[${regionId}]`;
   const { data: bm } = useApi(["Benchmarks", projectId, regionsParam], () =>
@@ -119,8 +127,28 @@ export function ResultsProvider({ clientId, project, refetchProject, children }:
   const questions = useMemo(() => [...(qs?.value ?? [])].sort((a, b) => questionSortKey(a) - questionSortKey(b)), [qs]);
 
   const value: ResultsCtx = {
-    clientId, projectId, project, refetchProject, testOptions: to?.value ?? [], questions, regionIds, regionId, allMarkets, filters, setFilters, responseFilter, filtersJson,
-    benchmarks, benchmarkId, setBenchmarkId, npdWeek, view, setView, confidence, adjust, search,
+    clientId,
+    projectId,
+    project,
+    refetchProject,
+    testOptions: to?.value ?? [],
+    questions,
+    regionIds,
+    regionId,
+    allMarkets,
+    filters,
+    setFilters,
+    responseFilter,
+    filtersJson,
+    benchmarks,
+    benchmarkId,
+    setBenchmarkId,
+    npdWeek,
+    view,
+    setView,
+    confidence,
+    adjust,
+    search,
   };
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

@@ -52,12 +52,7 @@ const PAGE_KEYS = ["theme", "sentiment", "option", "driverOption", "page", "q"];
  * `codeOfSystemOption`, answer options under their question by `questionOfOption`) and the page's
  * own parameters. A figure without markets keeps the page's market.
  */
-export function figureSearch(
-  current: string,
-  t: FigureTarget,
-  codeOfSystemOption: (id: number) => string | undefined,
-  questionOfOption: (id: number) => number | undefined,
-): string {
+export function figureSearch(current: string, t: FigureTarget, codeOfSystemOption: (id: number) => string | undefined, questionOfOption: (id: number) => number | undefined): string {
   const q = decodeSearch(current);
   for (const k of PAGE_KEYS) delete q[k];
   if (t.filters) {

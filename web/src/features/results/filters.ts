@@ -170,8 +170,7 @@ export function filterCount(s: FilterState): number {
 export function toResponseFilter(s: FilterState, regionId: number | number[]): ResponseFilter {
   const included: number[] = [];
   const excluded: number[] = [];
-  for (const g of Object.values(s.selectedQuestionOptionFilterIds))
-    for (const [oid, inc] of Object.entries(g)) (inc ? included : excluded).push(Number(oid));
+  for (const g of Object.values(s.selectedQuestionOptionFilterIds)) for (const [oid, inc] of Object.entries(g)) (inc ? included : excluded).push(Number(oid));
   const f: ResponseFilter = { regionIds: Array.isArray(regionId) ? [...regionId] : [regionId] };
   const filterIds = Object.values(s.selectedFilterIds).flat();
   if (filterIds.length) f.filterIds = filterIds;

@@ -12,7 +12,11 @@ export type Group = Row<
     projectGroupVersions?: Row<"ProjectGroupVersions", "id", { projects?: GroupProject[] }>[];
   }
 >;
-export type GroupQuestion = Row<"ProjectGroupQuestions", "id" | "questionId" | "questionPositionId" | "title" | "sortOrder", { question: Row<"Questions", "id" | "questionText" | "questionTypeId"> | null }>;
+export type GroupQuestion = Row<
+  "ProjectGroupQuestions",
+  "id" | "questionId" | "questionPositionId" | "title" | "sortOrder",
+  { question: Row<"Questions", "id" | "questionText" | "questionTypeId"> | null }
+>;
 
 export interface GroupContext {
   clientId: number;

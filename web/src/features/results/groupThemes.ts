@@ -38,8 +38,6 @@ export function mergeThemes(results: readonly ThemeResults[]): GroupThemes {
       byName.set(t.name, g);
     }
   }
-  const themes = [...byName.values()]
-    .map((t) => ({ ...t, share: answers > 0 ? t.count / answers : 0 }))
-    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+  const themes = [...byName.values()].map((t) => ({ ...t, share: answers > 0 ? t.count / answers : 0 })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   return { answers, bySentiment, themes };
 }

@@ -6,10 +6,7 @@
 import { Fragment, type ReactNode } from "react";
 import { keyedBy } from "../../lib/keys";
 
-export type Block =
-  | { kind: "heading"; level: 2 | 3 | 4; text: string }
-  | { kind: "paragraph"; text: string }
-  | { kind: "list"; ordered: boolean; items: string[] };
+export type Block = { kind: "heading"; level: 2 | 3 | 4; text: string } | { kind: "paragraph"; text: string } | { kind: "list"; ordered: boolean; items: string[] };
 
 /** Splits Markdown text into blocks (pure: the tests read it). */
 export function markdownBlocks(src: string): Block[] {
@@ -80,11 +77,19 @@ function InlineText({ text, refs }: { text: string; refs?: Map<string, string> }
       {keyedBy(inlineMarks(text), (p) => `${p.kind}:${p.text}`).map(([k, p]) => {
         switch (p.kind) {
           case "strong":
-            return <strong key={k} className="font-semibold text-ink-900">{p.text}</strong>;
+            return (
+              <strong key={k} className="font-semibold text-ink-900">
+                {p.text}
+              </strong>
+            );
           case "em":
             return <em key={k}>{p.text}</em>;
           case "code":
-            return <code key={k} className="rounded bg-ink-100 px-1 text-[0.9em]">{p.text}</code>;
+            return (
+              <code key={k} className="rounded bg-ink-100 px-1 text-[0.9em]">
+                {p.text}
+              </code>
+            );
           case "ref": {
             const title = refs?.get(p.text);
             return (
@@ -109,13 +114,33 @@ export function Markdown({ text, refs, className }: { text: string; refs?: Map<s
       {keyedBy(blocks, (b) => `${b.kind}:${b.kind === "list" ? b.items.join("\n") : b.text}`).map(([k, b]) => {
         if (b.kind === "heading") {
           const Tag = (["h3", "h4", "h5"] as const)[b.level - 2]!;
-          return <Tag key={k} className={b.level === 2 ? "text-base font-semibold text-ink-900" : "text-sm font-semibold text-ink-900"}><InlineText text={b.text} refs={refs} /></Tag>;
+          return (
+            <Tag key={k} className={b.level === 2 ? "text-base font-semibold text-ink-900" : "text-sm font-semibold text-ink-900"}>
+              <InlineText text={b.text} refs={refs} />
+            </Tag>
+          );
         }
         if (b.kind === "list") {
-          const items = keyedBy(b.items, (t) => t).map(([j, t]) => <li key={j}><InlineText text={t} refs={refs} /></li>);
-          return b.ordered ? <ol key={k} className="list-decimal space-y-1 pl-5">{items}</ol> : <ul key={k} className="list-disc space-y-1 pl-5">{items}</ul>;
+          const items = keyedBy(b.items, (t) => t).map(([j, t]) => (
+            <li key={j}>
+              <InlineText text={t} refs={refs} />
+            </li>
+          ));
+          return b.ordered ? (
+            <ol key={k} className="list-decimal space-y-1 pl-5">
+              {items}
+            </ol>
+          ) : (
+            <ul key={k} className="list-disc space-y-1 pl-5">
+              {items}
+            </ul>
+          );
         }
-        return <p key={k}><InlineText text={b.text} refs={refs} /></p>;
+        return (
+          <p key={k}>
+            <InlineText text={b.text} refs={refs} />
+          </p>
+        );
       })}
     </div>
   );

@@ -35,43 +35,60 @@ export function useQualResults(projectQuestionId?: number) {
   if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
   if (projectQuestionId) query.projectQuestionId = String(projectQuestionId);
   // Wait for the benchmark choice, so the figures are fetched once, with their benchmark.
-  return useApi(benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, adjust, projectQuestionId ?? null, allMarkets] : null, () =>
-    api.GET("/api/v1/Responses/QualResults", { params: { query } }), keep);
+  return useApi(
+    benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, adjust, projectQuestionId ?? null, allMarkets] : null,
+    () => api.GET("/api/v1/Responses/QualResults", { params: { query } }),
+    keep,
+  );
 }
 
 export function useWeightSum() {
   const { projectId, filtersJson } = useResults();
-  return useApi<WeightSum>(["WeightSum", projectId, filtersJson], () =>
-    api.GET("/api/v1/Responses/WeightSum", { params: { query: { projectId: String(projectId), filters: filtersJson } } }), keep);
+  return useApi<WeightSum>(["WeightSum", projectId, filtersJson], () => api.GET("/api/v1/Responses/WeightSum", { params: { query: { projectId: String(projectId), filters: filtersJson } } }), keep);
 }
 
 export function useWaveData() {
   const { projectId, filtersJson, confidence, adjust } = useResults();
-  return useApi(["WaveData", projectId, filtersJson, confidence, adjust], () =>
-    api.GET("/api/v1/Responses/WaveData", { params: { query: { projectId: String(projectId), filters: filtersJson, confidence, adjust } } }), keep);
+  return useApi(
+    ["WaveData", projectId, filtersJson, confidence, adjust],
+    () => api.GET("/api/v1/Responses/WaveData", { params: { query: { projectId: String(projectId), filters: filtersJson, confidence, adjust } } }),
+    keep,
+  );
 }
 
 export function useDemographics() {
   const { projectId, filtersJson, allMarkets } = useResults();
   // All markets: the all-markets total (each market reweighted to its population share), as QualResults'.
   const total = allMarkets ? ("markets" as const) : ("sample" as const);
-  return useApi<Demographics>(["DemographicsResults", projectId, filtersJson, total], () =>
-    api.GET("/api/v1/Responses/DemographicsResults", { params: { query: { projectId: String(projectId), filters: filtersJson, total } } }), keep);
+  return useApi<Demographics>(
+    ["DemographicsResults", projectId, filtersJson, total],
+    () => api.GET("/api/v1/Responses/DemographicsResults", { params: { query: { projectId: String(projectId), filters: filtersJson, total } } }),
+    keep,
+  );
 }
 
 export function usePriceResults() {
   const { projectId, filtersJson } = useResults();
-  return useApi<PriceResults>(["PriceSensitivityResults", projectId, filtersJson], () =>
-    api.GET("/api/v1/Responses/PriceSensitivityResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } }), keep);
+  return useApi<PriceResults>(
+    ["PriceSensitivityResults", projectId, filtersJson],
+    () => api.GET("/api/v1/Responses/PriceSensitivityResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } }),
+    keep,
+  );
 }
 
 export function useReachResults() {
   const { projectId, filtersJson } = useResults();
-  return useApi<ReachResults>(["MarketReachResults", projectId, filtersJson], () =>
-    api.GET("/api/v1/Responses/MarketReachResults", { params: { query: { projectId: String(projectId), filters: filtersJson, top: "10" } } }), keep);
+  return useApi<ReachResults>(
+    ["MarketReachResults", projectId, filtersJson],
+    () => api.GET("/api/v1/Responses/MarketReachResults", { params: { query: { projectId: String(projectId), filters: filtersJson, top: "10" } } }),
+    keep,
+  );
 }
 
-export function useVerbatims(projectQuestionId: number, opts: { testOptionId?: number | null; search?: string; themeId?: number | null; sentiment?: VerbatimQuery["sentiment"] | null; page: number; pageSize: number }) {
+export function useVerbatims(
+  projectQuestionId: number,
+  opts: { testOptionId?: number | null; search?: string; themeId?: number | null; sentiment?: VerbatimQuery["sentiment"] | null; page: number; pageSize: number },
+) {
   const { projectId, filtersJson } = useResults();
   const query: VerbatimQuery = { projectId: String(projectId), projectQuestionId: String(projectQuestionId), filters: filtersJson, page: String(opts.page), pageSize: String(opts.pageSize) };
   if (opts.testOptionId) query.testOptionId = String(opts.testOptionId);
@@ -86,8 +103,11 @@ export function useVerbatims(projectQuestionId: number, opts: { testOptionId?: n
 /** An open question's themes counted over the filtered respondents' answers (ThemeResults). */
 export function useThemeResults(projectQuestionId: number) {
   const { projectId, filtersJson } = useResults();
-  return useApi<ThemeResults>(["ThemeResults", projectId, projectQuestionId, filtersJson], () =>
-    api.GET("/api/v1/TextResponses/ThemeResults", { params: { query: { projectId: String(projectId), projectQuestionId: String(projectQuestionId), filters: filtersJson } } }), keep);
+  return useApi<ThemeResults>(
+    ["ThemeResults", projectId, projectQuestionId, filtersJson],
+    () => api.GET("/api/v1/TextResponses/ThemeResults", { params: { query: { projectId: String(projectId), projectQuestionId: String(projectQuestionId), filters: filtersJson } } }),
+    keep,
+  );
 }
 
 /** Responses/CrossTab for the page's filters: `rows` and `banner` as the API takes them (null: nothing chosen yet). */
@@ -95,8 +115,11 @@ export function useCrossTab(rows: string | null, banner: string | null) {
   const { projectId, filtersJson, confidence, adjust, allMarkets } = useResults();
   // All markets: every column (the Total too) is the all-markets total, as QualResults' measures.
   const total = allMarkets ? ("markets" as const) : ("sample" as const);
-  return useApi<CrossTab>(rows && banner ? ["CrossTab", projectId, filtersJson, rows, banner, confidence, adjust, total] : null, () =>
-    api.GET("/api/v1/Responses/CrossTab", { params: { query: { projectId: String(projectId), filters: filtersJson, rows: rows!, banner: banner!, confidence, adjust, total } } }), keep);
+  return useApi<CrossTab>(
+    rows && banner ? ["CrossTab", projectId, filtersJson, rows, banner, confidence, adjust, total] : null,
+    () => api.GET("/api/v1/Responses/CrossTab", { params: { query: { projectId: String(projectId), filters: filtersJson, rows: rows!, banner: banner!, confidence, adjust, total } } }),
+    keep,
+  );
 }
 
 export type Scorecard = Q<"/api/v1/Responses/Scorecard">;

@@ -16,7 +16,14 @@ export function useAiSummaries(projectId: number) {
     () =>
       selected<Page<AiSummary>>(
         api.GET("/api/v1/AiProjectSummaries", {
-          params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "createdAt desc", $top: 20, $select: "id,summaryType,title,content,status,generatedAt,projectObjectiveId,segmentId,filters,benchmarkTypeId,total,referencesData,createdAt" } },
+          params: {
+            query: {
+              $filter: `projectId eq ${projectId}`,
+              $orderby: "createdAt desc",
+              $top: 20,
+              $select: "id,summaryType,title,content,status,generatedAt,projectObjectiveId,segmentId,filters,benchmarkTypeId,total,referencesData,createdAt",
+            },
+          },
         }),
       ),
     { refreshInterval: (d) => (d?.value.some(isWriting) ? SUMMARY_POLL_MS : 0) },

@@ -48,6 +48,7 @@ export function summaryRefs(s: Pick<AiSummary, "referencesData">): Map<string, s
   const m = new Map<string, string>();
   if (Array.isArray(s.referencesData))
     for (const f of s.referencesData)
-      if (f && typeof f === "object" && typeof (f as { ref?: unknown }).ref === "string" && typeof (f as { text?: unknown }).text === "string") m.set((f as { ref: string }).ref, (f as { text: string }).text);
+      if (f && typeof f === "object" && typeof (f as { ref?: unknown }).ref === "string" && typeof (f as { text?: unknown }).text === "string")
+        m.set((f as { ref: string }).ref, (f as { text: string }).text);
   return m;
 }

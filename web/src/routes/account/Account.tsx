@@ -50,8 +50,12 @@ export default function Account() {
               <Input id="email" value={me.email} disabled />
             </Field>
             <div className="flex items-center justify-between">
-              <Link href="~/auth/change-password" className="text-sm font-medium text-brand-700 hover:underline">Change password</Link>
-              <Button type="submit" busy={busy} disabled={!firstName.trim() || !lastName.trim()}>Save</Button>
+              <Link href="~/auth/change-password" className="text-sm font-medium text-brand-700 hover:underline">
+                Change password
+              </Link>
+              <Button type="submit" busy={busy} disabled={!firstName.trim() || !lastName.trim()}>
+                Save
+              </Button>
             </div>
           </form>
         </Card>
@@ -70,7 +74,9 @@ export default function Account() {
             <ul className="divide-y divide-ink-100 text-sm">
               {(policies?.value ?? []).map((c) => (
                 <li key={c.clientId} className="flex items-center justify-between py-2">
-                  <Link href={`~/${c.clientId}`} className="font-medium text-ink-900 hover:underline">{c.clientName}</Link>
+                  <Link href={`~/${c.clientId}`} className="font-medium text-ink-900 hover:underline">
+                    {c.clientName}
+                  </Link>
                   <span className="flex gap-1.5">
                     <Badge>{c.tier}</Badge>
                     {c.role ? <Badge tone="brand">{c.role.roleName}</Badge> : null}

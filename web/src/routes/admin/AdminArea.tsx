@@ -52,10 +52,7 @@ function AdminNav() {
             <Link
               href={`/${n.path}`}
               aria-current={current === n.path ? "page" : undefined}
-              className={cx(
-                "block rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap",
-                current === n.path ? "bg-brand-50 text-brand-800" : "text-ink-700 hover:bg-ink-100",
-              )}
+              className={cx("block rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap", current === n.path ? "bg-brand-50 text-brand-800" : "text-ink-700 hover:bg-ink-100")}
             >
               {n.label}
             </Link>
@@ -80,25 +77,53 @@ export default function AdminArea() {
     <AppShell clientId={storedClientId()}>
       <Layout>
         <Switch>
-          <Route path="/users"><Users /></Route>
-          <Route path="/approvals"><Approvals /></Route>
+          <Route path="/users">
+            <Users />
+          </Route>
+          <Route path="/approvals">
+            <Approvals />
+          </Route>
           <Route path="/clients/:clientId/credits">{(p) => <ClientCredits clientId={Number(p.clientId)} />}</Route>
-          <Route path="/clients"><Clients /></Route>
-          <Route path="/projects"><Projects /></Route>
+          <Route path="/clients">
+            <Clients />
+          </Route>
+          <Route path="/projects">
+            <Projects />
+          </Route>
           <Route path="/project-groups/:projectGroupId">{(p) => <ProjectGroupDetail id={Number(p.projectGroupId)} />}</Route>
-          <Route path="/project-groups"><ProjectGroups /></Route>
-          <Route path="/email-summaries"><EmailSummaries /></Route>
+          <Route path="/project-groups">
+            <ProjectGroups />
+          </Route>
+          <Route path="/email-summaries">
+            <EmailSummaries />
+          </Route>
           <Route path="/prompts/:promptId?">{(p) => <Prompts promptId={p.promptId ? Number(p.promptId) : null} />}</Route>
           <Route path="/edit-prompt/:promptVersionId">{(p) => <EditPrompt versionId={Number(p.promptVersionId)} />}</Route>
-          <Route path="/surveys"><Surveys /></Route>
-          <Route path="/features"><Features /></Route>
-          <Route path="/project-summaries"><ProjectSummaries /></Route>
+          <Route path="/surveys">
+            <Surveys />
+          </Route>
+          <Route path="/features">
+            <Features />
+          </Route>
+          <Route path="/project-summaries">
+            <ProjectSummaries />
+          </Route>
           <Route path="/ai-conversations/:conversationId">{(p) => <AiConversationDetail id={Number(p.conversationId)} />}</Route>
-          <Route path="/ai-conversations"><AiConversations /></Route>
-          <Route path="/notifications"><Notifications /></Route>
-          <Route path="/translations"><Translations /></Route>
-          <Route path="/commands"><Commands /></Route>
-          <Route><Redirect to="/users" replace /></Route>
+          <Route path="/ai-conversations">
+            <AiConversations />
+          </Route>
+          <Route path="/notifications">
+            <Notifications />
+          </Route>
+          <Route path="/translations">
+            <Translations />
+          </Route>
+          <Route path="/commands">
+            <Commands />
+          </Route>
+          <Route>
+            <Redirect to="/users" replace />
+          </Route>
         </Switch>
       </Layout>
     </AppShell>

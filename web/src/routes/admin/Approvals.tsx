@@ -11,11 +11,15 @@ import { api, type Row } from "../../api/client";
 import { AuditLog, DataTable, Td, act, fmtCredits, fmtDate, forClient, keyPath, useBalances, useSet } from "./shared";
 import { toast } from "../../components/toast";
 
-type Waiting = Row<"Projects", "id" | "clientId" | "projectName" | "projectTypeId" | "statusCode" | "submittedAt", {
-  client: Row<"Clients", "name"> | null;
-  createdByUser: Row<"Users", "email"> | null;
-  creditLogs: Row<"CreditLogs", "creditAmount">[];
-}>;
+type Waiting = Row<
+  "Projects",
+  "id" | "clientId" | "projectName" | "projectTypeId" | "statusCode" | "submittedAt",
+  {
+    client: Row<"Clients", "name"> | null;
+    createdByUser: Row<"Users", "email"> | null;
+    creditLogs: Row<"CreditLogs", "creditAmount">[];
+  }
+>;
 
 export default function Approvals() {
   const { data: me } = useMe(null);
@@ -37,7 +41,10 @@ export default function Approvals() {
     const r = await act(api.POST(`/api/v1/Projects({key})/${action}`, { params: keyPath(p.id), body: reason ? { reason } : {}, ...forClient(p.clientId) }));
     setBusy(null);
     if (!r) return false;
-    toast.success(action === "Decline" ? "Project declined" : "Project approved", `${r.projectName} is now ${r.status}.${r.balanceAfter !== undefined && r.balanceAfter !== null ? ` ${p.client?.name ?? "The team"}'s balance: ${fmtCredits(r.balanceAfter)} credits.` : ""}`);
+    toast.success(
+      action === "Decline" ? "Project declined" : "Project approved",
+      `${r.projectName} is now ${r.status}.${r.balanceAfter !== undefined && r.balanceAfter !== null ? ` ${p.client?.name ?? "The team"}'s balance: ${fmtCredits(r.balanceAfter)} credits.` : ""}`,
+    );
     void mutate();
     void refreshBalances();
     setAudit((n) => n + 1);
@@ -59,25 +66,33 @@ export default function Approvals() {
             <tr key={p.id}>
               <Td className="min-w-52">
                 <p className="font-medium text-ink-900">{p.projectName}</p>
-                <p className="text-xs text-ink-500">#{p.id} · {PROJECT_TYPES[p.projectTypeId]} · {p.createdByUser?.email ?? "—"}</p>
+                <p className="text-xs text-ink-500">
+                  #{p.id} · {PROJECT_TYPES[p.projectTypeId]} · {p.createdByUser?.email ?? "—"}
+                </p>
               </Td>
               <Td>{p.client?.name ?? p.clientId}</Td>
-              <Td><Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode]}</Badge></Td>
+              <Td>
+                <Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode]}</Badge>
+              </Td>
               <Td className="whitespace-nowrap">{fmtCredits(charge)}</Td>
-              <Td className="whitespace-nowrap" >
+              <Td className="whitespace-nowrap">
                 <span data-testid={`balance-${p.clientId}`}>{fmtCredits(balances.get(p.clientId) ?? 0)}</span>
               </Td>
               <Td className="whitespace-nowrap">{fmtDate(p.submittedAt)}</Td>
               <Td>
                 {/* Wraps rather than clips: three buttons do not fit beside the columns at 1440 px. */}
                 <div className="flex flex-wrap justify-end gap-2 [&>button]:whitespace-nowrap">
-                  <Button size="sm" busy={busy === `Approve-${p.id}`} onClick={() => void run(p, "Approve")} aria-label={`Approve ${p.projectName}`}>Approve</Button>
+                  <Button size="sm" busy={busy === `Approve-${p.id}`} onClick={() => void run(p, "Approve")} aria-label={`Approve ${p.projectName}`}>
+                    Approve
+                  </Button>
                   {me?.isSuperAdmin ? (
                     <Button size="sm" variant="secondary" busy={busy === `SuperApprove-${p.id}`} onClick={() => void run(p, "SuperApprove")} aria-label={`Super approve ${p.projectName}`}>
                       Super approve
                     </Button>
                   ) : null}
-                  <Button size="sm" variant="ghost" onClick={() => setDeclining(p)} aria-label={`Decline ${p.projectName}`}>Decline</Button>
+                  <Button size="sm" variant="ghost" onClick={() => setDeclining(p)} aria-label={`Decline ${p.projectName}`}>
+                    Decline
+                  </Button>
                 </div>
               </Td>
             </tr>
@@ -100,7 +115,9 @@ function DeclineDialog({ project, onClose, onDecline }: { project: Waiting; onCl
       title={`Decline ${project.projectName}`}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
           <Button
             variant="danger"
             busy={busy}

@@ -9,9 +9,13 @@ import { INDUSTRIES } from "../../lib/constants";
 import { api, type Row, type Schemas } from "../../api/client";
 import { AuditLog, DataTable, Td, act, fmtCredits, fmtDate, forClient, keyPath, useBalances, useSet } from "./shared";
 
-type ClientRow = Row<"Clients", "id" | "name" | "tier" | "parentId" | "industry" | "hsCompanyId" | "domain" | "isTrial" | "trialEndsAt", {
-  hubspotCompanies: Row<"LinkedClients", "name" | "industry">[];
-}>;
+type ClientRow = Row<
+  "Clients",
+  "id" | "name" | "tier" | "parentId" | "industry" | "hsCompanyId" | "domain" | "isTrial" | "trialEndsAt",
+  {
+    hubspotCompanies: Row<"LinkedClients", "name" | "industry">[];
+  }
+>;
 
 /** Parents before children, each with its depth. */
 function tree(rows: ClientRow[]): { row: ClientRow; depth: number }[] {
@@ -58,23 +62,41 @@ export default function Clients() {
           <tr key={c.id}>
             <Td className="min-w-56 whitespace-nowrap">
               <span style={{ paddingLeft: `${depth * 1.25}rem` }} className="block font-medium text-ink-900">
-                {depth ? <span className="text-ink-400" aria-hidden="true">└ </span> : null}
+                {depth ? (
+                  <span className="text-ink-400" aria-hidden="true">
+                    └{" "}
+                  </span>
+                ) : null}
                 {c.name} <span className="text-xs font-normal text-ink-500">#{c.id}</span>
               </span>
-              {c.domain ? <span style={{ paddingLeft: `${depth * 1.25}rem` }} className="block text-xs text-ink-500">{c.domain}</span> : null}
+              {c.domain ? (
+                <span style={{ paddingLeft: `${depth * 1.25}rem` }} className="block text-xs text-ink-500">
+                  {c.domain}
+                </span>
+              ) : null}
             </Td>
-            <Td><Badge tone={c.tier === "Team" ? "neutral" : c.tier === "Org" ? "blue" : "brand"}>{c.tier}</Badge></Td>
+            <Td>
+              <Badge tone={c.tier === "Team" ? "neutral" : c.tier === "Org" ? "blue" : "brand"}>{c.tier}</Badge>
+            </Td>
             <Td>{c.industry ?? c.hubspotCompanies[0]?.industry ?? "—"}</Td>
             <Td>{c.hsCompanyId ?? "—"}</Td>
             <Td className="whitespace-nowrap">{fmtCredits(balances.get(c.id) ?? 0)}</Td>
             <Td className="whitespace-nowrap">{c.isTrial ? <Badge tone="amber">until {fmtDate(c.trialEndsAt, false)}</Badge> : "—"}</Td>
             <Td>
               <div className="flex justify-end gap-2 whitespace-nowrap">
-                <Link href={`/clients/${c.id}/credits`} className="inline-flex h-8 items-center rounded-lg px-3 text-sm font-medium text-brand-700 hover:bg-brand-50" aria-label={`Credits of ${c.name}`}>
+                <Link
+                  href={`/clients/${c.id}/credits`}
+                  className="inline-flex h-8 items-center rounded-lg px-3 text-sm font-medium text-brand-700 hover:bg-brand-50"
+                  aria-label={`Credits of ${c.name}`}
+                >
                   Credits
                 </Link>
-                <Button size="sm" variant="secondary" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>Edit</Button>
-                <Button size="sm" variant="ghost" onClick={() => setDomainFor(c)} aria-label={`Verify a domain of ${c.name}`}>Domain</Button>
+                <Button size="sm" variant="secondary" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
+                  Edit
+                </Button>
+                <Button size="sm" variant="ghost" onClick={() => setDomainFor(c)} aria-label={`Verify a domain of ${c.name}`}>
+                  Domain
+                </Button>
               </div>
             </Td>
           </tr>
@@ -115,23 +137,49 @@ function EditClient({ client, clients, onClose, onSaved }: { client: ClientRow; 
     }
   }
   return (
-    <Modal open onClose={onClose} title={`Edit ${client.name}`} footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button busy={busy} onClick={() => void save()} disabled={!name.trim()}>Save</Button></>}>
+    <Modal
+      open
+      onClose={onClose}
+      title={`Edit ${client.name}`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button busy={busy} onClick={() => void save()} disabled={!name.trim()}>
+            Save
+          </Button>
+        </>
+      }
+    >
       <div className="space-y-4">
-        <Field id="c-name" label="Name"><Input id="c-name" value={name} onChange={(e) => setName(e.target.value)} /></Field>
+        <Field id="c-name" label="Name">
+          <Input id="c-name" value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id="c-industry" label="Industry">
             <Select id="c-industry" value={industry} onChange={(e) => setIndustry(e.target.value)}>
               <option value="">—</option>
-              {INDUSTRIES.map((i) => <option key={i} value={i}>{i}</option>)}
+              {INDUSTRIES.map((i) => (
+                <option key={i} value={i}>
+                  {i}
+                </option>
+              ))}
             </Select>
           </Field>
-          <Field id="c-hs" label="HubSpot company id"><Input id="c-hs" value={hs} onChange={(e) => setHs(e.target.value)} /></Field>
+          <Field id="c-hs" label="HubSpot company id">
+            <Input id="c-hs" value={hs} onChange={(e) => setHs(e.target.value)} />
+          </Field>
         </div>
         {client.tier !== "Enterprise" ? (
           <Field id="c-parent" label="Parent">
             <Select id="c-parent" value={parentId} onChange={(e) => setParentId(e.target.value)}>
               <option value="">None</option>
-              {parents.map((p) => <option key={p.id} value={p.id}>{p.name} ({p.tier})</option>)}
+              {parents.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name} ({p.tier})
+                </option>
+              ))}
             </Select>
           </Field>
         ) : null}
@@ -139,7 +187,11 @@ function EditClient({ client, clients, onClose, onSaved }: { client: ClientRow; 
           <label className="flex items-center gap-2 text-sm font-medium text-ink-800">
             <input type="checkbox" checked={isTrial} onChange={(e) => setIsTrial(e.target.checked)} className="size-4 rounded border-ink-300" /> Trial account
           </label>
-          {isTrial ? <Field id="c-trial" label="Trial ends"><Input id="c-trial" type="date" value={trialEnds} onChange={(e) => setTrialEnds(e.target.value)} /></Field> : null}
+          {isTrial ? (
+            <Field id="c-trial" label="Trial ends">
+              <Input id="c-trial" type="date" value={trialEnds} onChange={(e) => setTrialEnds(e.target.value)} />
+            </Field>
+          ) : null}
         </div>
       </div>
     </Modal>
@@ -162,7 +214,21 @@ function DomainDialog({ client, onClose, onDone }: { client: ClientRow; onClose:
     }
   }
   return (
-    <Modal open onClose={onClose} title={`Domain of ${client.name}`} footer={<><Button variant="secondary" onClick={onClose}>Close</Button><Button busy={busy} onClick={() => void check()} disabled={domain.trim().length < 3}>Check record</Button></>}>
+    <Modal
+      open
+      onClose={onClose}
+      title={`Domain of ${client.name}`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+          <Button busy={busy} onClick={() => void check()} disabled={domain.trim().length < 3}>
+            Check record
+          </Button>
+        </>
+      }
+    >
       <div className="space-y-4">
         <Field id="d-domain" label="Email domain" hint="Users with this email domain belong to the client once it is verified">
           <Input id="d-domain" value={domain} onChange={(e) => setDomain(e.target.value)} placeholder="example.com" />
@@ -172,9 +238,12 @@ function DomainDialog({ client, onClose, onDone }: { client: ClientRow; onClose:
             <Badge tone={result.verified ? "green" : "amber"}>{result.verified ? "Verified" : "Not verified yet"}</Badge>
             <p>{result.message}</p>
             <dl className="grid grid-cols-[5rem_1fr] gap-1 text-xs">
-              <dt className="text-ink-500">Type</dt><dd>{result.record.type}</dd>
-              <dt className="text-ink-500">Name</dt><dd className="break-all">{result.record.name}</dd>
-              <dt className="text-ink-500">Value</dt><dd className="font-mono break-all">{result.record.value}</dd>
+              <dt className="text-ink-500">Type</dt>
+              <dd>{result.record.type}</dd>
+              <dt className="text-ink-500">Name</dt>
+              <dd className="break-all">{result.record.name}</dd>
+              <dt className="text-ink-500">Value</dt>
+              <dd className="font-mono break-all">{result.record.value}</dd>
             </dl>
           </div>
         ) : null}
@@ -206,21 +275,51 @@ function TrialDialog({ onClose, onDone }: { onClose: () => void; onDone: () => v
     }
   }
   return (
-    <Modal open onClose={onClose} title="Set up a trial account" footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button busy={busy} onClick={() => void save()} disabled={!f.name.trim() || !f.adminEmail.trim()}>Set up</Button></>}>
+    <Modal
+      open
+      onClose={onClose}
+      title="Set up a trial account"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button busy={busy} onClick={() => void save()} disabled={!f.name.trim() || !f.adminEmail.trim()}>
+            Set up
+          </Button>
+        </>
+      }
+    >
       <div className="space-y-4">
-        <Field id="t-name" label="Team name"><Input id="t-name" value={f.name} onChange={set("name")} /></Field>
+        <Field id="t-name" label="Team name">
+          <Input id="t-name" value={f.name} onChange={set("name")} />
+        </Field>
         <Field id="t-industry" label="Industry">
           <Select id="t-industry" value={f.industry} onChange={set("industry")}>
             <option value="">—</option>
-            {INDUSTRIES.map((i) => <option key={i} value={i}>{i}</option>)}
+            {INDUSTRIES.map((i) => (
+              <option key={i} value={i}>
+                {i}
+              </option>
+            ))}
           </Select>
         </Field>
-        <Field id="t-email" label="Admin email"><Input id="t-email" type="email" value={f.adminEmail} onChange={set("adminEmail")} /></Field>
+        <Field id="t-email" label="Admin email">
+          <Input id="t-email" type="email" value={f.adminEmail} onChange={set("adminEmail")} />
+        </Field>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field id="t-first" label="Admin first name"><Input id="t-first" value={f.firstName} onChange={set("firstName")} /></Field>
-          <Field id="t-last" label="Admin last name"><Input id="t-last" value={f.lastName} onChange={set("lastName")} /></Field>
-          <Field id="t-credits" label="Free credits"><Input id="t-credits" inputMode="decimal" value={f.credits} onChange={set("credits")} /></Field>
-          <Field id="t-days" label="Trial days"><Input id="t-days" inputMode="numeric" value={f.trialDays} onChange={set("trialDays")} /></Field>
+          <Field id="t-first" label="Admin first name">
+            <Input id="t-first" value={f.firstName} onChange={set("firstName")} />
+          </Field>
+          <Field id="t-last" label="Admin last name">
+            <Input id="t-last" value={f.lastName} onChange={set("lastName")} />
+          </Field>
+          <Field id="t-credits" label="Free credits">
+            <Input id="t-credits" inputMode="decimal" value={f.credits} onChange={set("credits")} />
+          </Field>
+          <Field id="t-days" label="Trial days">
+            <Input id="t-days" inputMode="numeric" value={f.trialDays} onChange={set("trialDays")} />
+          </Field>
         </div>
       </div>
     </Modal>

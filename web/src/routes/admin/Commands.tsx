@@ -12,13 +12,52 @@ type Command = { name: string; label: string; description: string; input?: { lab
 const asOf = (v: string) => ({ body: v ? { today: v } : {} });
 
 const COMMANDS: Command[] = [
-  { name: "SyncDemoData", label: "Sync demo data", description: "Seeds the demo clients, logins and projects when they are missing (not in production).", queue: () => api.POST("/api/CommandRunner/SyncDemoData", { body: {} }) },
-  { name: "ReGenerateThemes", label: "Regenerate themes", description: "Codes a project's open answers again (themes and sentiment).", input: { label: "Project id", kind: "number", required: true }, queue: (v) => api.POST("/api/CommandRunner/ReGenerateThemes", { body: { projectId: Number(v) } }) },
-  { name: "ReGenerateTextResponsesQa", label: "Recheck open answers", description: "Gives every open answer of a project its quality status again (Ok, NonAnswer, TooShort, Gibberish, Duplicate) and counts each.", input: { label: "Project id", kind: "number", required: true }, queue: (v) => api.POST("/api/CommandRunner/ReGenerateTextResponsesQa", { body: { projectId: Number(v) } }) },
-  { name: "TestNextSchedule", label: "Test next schedule", description: "Dry run of the scheduler: the waves due and the next date.", input: { label: "As of (optional)", kind: "date" }, queue: (v) => api.POST("/api/CommandRunner/TestNextSchedule", asOf(v)) },
-  { name: "TestCreateNextSchedule", label: "Create next schedule", description: "Runs the scheduler's step and the fielding tick now.", input: { label: "As of (optional)", kind: "date" }, queue: (v) => api.POST("/api/CommandRunner/TestCreateNextSchedule", asOf(v)) },
-  { name: "RunHubspotClientSync", label: "HubSpot: companies", description: "Links clients to HubSpot companies (industry, company id).", queue: () => api.POST("/api/CommandRunner/RunHubspotClientSync", { body: {} }) },
-  { name: "RunHubspotClientCustomPropsSync", label: "HubSpot: custom properties", description: "Copies the companies' custom properties.", queue: () => api.POST("/api/CommandRunner/RunHubspotClientCustomPropsSync", { body: {} }) },
+  {
+    name: "SyncDemoData",
+    label: "Sync demo data",
+    description: "Seeds the demo clients, logins and projects when they are missing (not in production).",
+    queue: () => api.POST("/api/CommandRunner/SyncDemoData", { body: {} }),
+  },
+  {
+    name: "ReGenerateThemes",
+    label: "Regenerate themes",
+    description: "Codes a project's open answers again (themes and sentiment).",
+    input: { label: "Project id", kind: "number", required: true },
+    queue: (v) => api.POST("/api/CommandRunner/ReGenerateThemes", { body: { projectId: Number(v) } }),
+  },
+  {
+    name: "ReGenerateTextResponsesQa",
+    label: "Recheck open answers",
+    description: "Gives every open answer of a project its quality status again (Ok, NonAnswer, TooShort, Gibberish, Duplicate) and counts each.",
+    input: { label: "Project id", kind: "number", required: true },
+    queue: (v) => api.POST("/api/CommandRunner/ReGenerateTextResponsesQa", { body: { projectId: Number(v) } }),
+  },
+  {
+    name: "TestNextSchedule",
+    label: "Test next schedule",
+    description: "Dry run of the scheduler: the waves due and the next date.",
+    input: { label: "As of (optional)", kind: "date" },
+    queue: (v) => api.POST("/api/CommandRunner/TestNextSchedule", asOf(v)),
+  },
+  {
+    name: "TestCreateNextSchedule",
+    label: "Create next schedule",
+    description: "Runs the scheduler's step and the fielding tick now.",
+    input: { label: "As of (optional)", kind: "date" },
+    queue: (v) => api.POST("/api/CommandRunner/TestCreateNextSchedule", asOf(v)),
+  },
+  {
+    name: "RunHubspotClientSync",
+    label: "HubSpot: companies",
+    description: "Links clients to HubSpot companies (industry, company id).",
+    queue: () => api.POST("/api/CommandRunner/RunHubspotClientSync", { body: {} }),
+  },
+  {
+    name: "RunHubspotClientCustomPropsSync",
+    label: "HubSpot: custom properties",
+    description: "Copies the companies' custom properties.",
+    queue: () => api.POST("/api/CommandRunner/RunHubspotClientCustomPropsSync", { body: {} }),
+  },
   { name: "RunHubspotUserSync", label: "HubSpot: contacts", description: "Links users to HubSpot contacts.", queue: () => api.POST("/api/CommandRunner/RunHubspotUserSync", { body: {} }) },
   { name: "RunHubspotProjectSync", label: "HubSpot: deals", description: "Turns closed-won deals into credits.", queue: () => api.POST("/api/CommandRunner/RunHubspotProjectSync", { body: {} }) },
 ];
@@ -52,8 +91,14 @@ function CommandCard({ c, onRun }: { c: Command; onRun: () => void }) {
           </Field>
         </div>
       ) : null}
-      <Button size="sm" busy={busy} disabled={!!c.input?.required && !value} onClick={() => void run()} aria-label={`Run ${c.label}`}>Run</Button>
-      {job ? <div className="mt-4"><JobProgress label={c.name} job={job} /></div> : null}
+      <Button size="sm" busy={busy} disabled={!!c.input?.required && !value} onClick={() => void run()} aria-label={`Run ${c.label}`}>
+        Run
+      </Button>
+      {job ? (
+        <div className="mt-4">
+          <JobProgress label={c.name} job={job} />
+        </div>
+      ) : null}
     </Card>
   );
 }
@@ -66,7 +111,9 @@ export default function Commands() {
     <div>
       <PageHeader title="Commands" subtitle="Maintenance commands, run as queued jobs with live progress" />
       <div className="grid gap-4 md:grid-cols-2">
-        {COMMANDS.map((c) => <CommandCard key={c.name} c={c} onRun={bump} />)}
+        {COMMANDS.map((c) => (
+          <CommandCard key={c.name} c={c} onRun={bump} />
+        ))}
       </div>
       <AuditLog filter="entityType eq 'Command'" title="Command runs" refreshKey={audit} />
     </div>

@@ -7,11 +7,15 @@ import type { Row } from "../../api/client";
 import { DataTable, Pager, Td, fmtDate, useSet } from "./shared";
 
 const PAGE = 25;
-type Summary = Row<"ProjectEmailSummaries", "id" | "projectId" | "subject" | "body" | "status" | "recipients" | "sentAt" | "createdAt", {
-  client: Row<"Clients", "name"> | null;
-  project: Row<"Projects", "projectName"> | null;
-  promptVersion: Row<"PromptVersions", "versionNumber" | "promptId"> | null;
-}>;
+type Summary = Row<
+  "ProjectEmailSummaries",
+  "id" | "projectId" | "subject" | "body" | "status" | "recipients" | "sentAt" | "createdAt",
+  {
+    client: Row<"Clients", "name"> | null;
+    project: Row<"Projects", "projectName"> | null;
+    promptVersion: Row<"PromptVersions", "versionNumber" | "promptId"> | null;
+  }
+>;
 
 export default function EmailSummaries() {
   const [page, setPage] = useState(0);
@@ -29,10 +33,23 @@ export default function EmailSummaries() {
     <div>
       <PageHeader title="Email summaries" subtitle="Result summaries emailed to teams" />
       <div className="mb-4 max-w-48">
-        <label htmlFor="es-status" className="sr-only">Status</label>
-        <Select id="es-status" value={status} onChange={(e) => { setStatus(e.target.value); setPage(0); }}>
+        <label htmlFor="es-status" className="sr-only">
+          Status
+        </label>
+        <Select
+          id="es-status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value);
+            setPage(0);
+          }}
+        >
           <option value="">All statuses</option>
-          {["Draft", "Approved", "Sent", "Failed"].map((s) => <option key={s} value={s}>{s}</option>)}
+          {["Draft", "Approved", "Sent", "Failed"].map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
         </Select>
       </div>
       <DataTable
@@ -46,10 +63,16 @@ export default function EmailSummaries() {
             <Td className="font-medium text-ink-900">{r.subject}</Td>
             <Td>{r.project?.projectName ?? `#${r.projectId}`}</Td>
             <Td>{r.client?.name}</Td>
-            <Td><Badge tone={r.status === "Sent" ? "green" : r.status === "Failed" ? "red" : "neutral"}>{r.status}</Badge></Td>
+            <Td>
+              <Badge tone={r.status === "Sent" ? "green" : r.status === "Failed" ? "red" : "neutral"}>{r.status}</Badge>
+            </Td>
             <Td>{Array.isArray(r.recipients) ? r.recipients.length : 0}</Td>
             <Td className="whitespace-nowrap">{fmtDate(r.sentAt)}</Td>
-            <Td className="text-right"><Button size="sm" variant="ghost" onClick={() => setOpen(r)} aria-label={`Read ${r.subject}`}>Read</Button></Td>
+            <Td className="text-right">
+              <Button size="sm" variant="ghost" onClick={() => setOpen(r)} aria-label={`Read ${r.subject}`}>
+                Read
+              </Button>
+            </Td>
           </tr>
         )}
       />
@@ -57,7 +80,8 @@ export default function EmailSummaries() {
       {open ? (
         <Modal open onClose={() => setOpen(null)} size="lg" title={open.subject} footer={<Button onClick={() => setOpen(null)}>Close</Button>}>
           <p className="mb-2 text-xs text-ink-500">
-            To {Array.isArray(open.recipients) ? open.recipients.join(", ") : "—"}{open.promptVersion ? ` · prompt ${open.promptVersion.promptId} v${open.promptVersion.versionNumber}` : ""}
+            To {Array.isArray(open.recipients) ? open.recipients.join(", ") : "—"}
+            {open.promptVersion ? ` · prompt ${open.promptVersion.promptId} v${open.promptVersion.versionNumber}` : ""}
           </p>
           <div className="max-h-96 overflow-auto whitespace-pre-wrap">{open.body}</div>
         </Modal>

@@ -33,7 +33,9 @@ export default function Features() {
     if (!cid) return;
     setBusy(`client-${f.id}`);
     const existing = byFlag.get(f.id);
-    const saved = (!existing || (await ok(api.DELETE("/api/v1/ClientFeatures({key})", { params: keyPath(existing.id), ...forClient(cid) })))) && (value === "default" || (await ok(api.POST("/api/v1/ClientFeatures", { body: { featureFlagId: f.id, isEnabled: value === "on" }, ...forClient(cid) }))));
+    const saved =
+      (!existing || (await ok(api.DELETE("/api/v1/ClientFeatures({key})", { params: keyPath(existing.id), ...forClient(cid) })))) &&
+      (value === "default" || (await ok(api.POST("/api/v1/ClientFeatures", { body: { featureFlagId: f.id, isEnabled: value === "on" }, ...forClient(cid) }))));
     setBusy(null);
     if (saved) toast.success("Client flag saved", `${f.ff}: ${value === "default" ? "follows the global switch" : value}`);
     void refreshRows();
@@ -51,15 +53,34 @@ export default function Features() {
         empty="No feature flags"
         render={(f) => (
           <tr key={f.id}>
-            <Td><p className="font-medium text-ink-900">{f.ff}</p><p className="text-xs text-ink-500">{f.description}</p></Td>
-            <Td><Badge tone={f.isEnabled ? "green" : "neutral"}>{f.isEnabled ? "On" : "Off"}</Badge></Td>
-            <Td><Badge tone={f.isEnabledForStaff ? "green" : "neutral"}>{f.isEnabledForStaff ? "On" : "Off"}</Badge></Td>
+            <Td>
+              <p className="font-medium text-ink-900">{f.ff}</p>
+              <p className="text-xs text-ink-500">{f.description}</p>
+            </Td>
+            <Td>
+              <Badge tone={f.isEnabled ? "green" : "neutral"}>{f.isEnabled ? "On" : "Off"}</Badge>
+            </Td>
+            <Td>
+              <Badge tone={f.isEnabledForStaff ? "green" : "neutral"}>{f.isEnabledForStaff ? "On" : "Off"}</Badge>
+            </Td>
             <Td>
               <div className="flex justify-end gap-2 whitespace-nowrap">
-                <Button size="sm" variant="secondary" busy={busy === `${f.isEnabled ? "Disable" : "Enable"}-${f.id}`} onClick={() => void globalSwitch(f, f.isEnabled ? "Disable" : "Enable", f.isEnabled ? "Flag off for everyone" : "Flag on for everyone")} aria-label={`${f.isEnabled ? "Disable" : "Enable"} ${f.ff} for everyone`}>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  busy={busy === `${f.isEnabled ? "Disable" : "Enable"}-${f.id}`}
+                  onClick={() => void globalSwitch(f, f.isEnabled ? "Disable" : "Enable", f.isEnabled ? "Flag off for everyone" : "Flag on for everyone")}
+                  aria-label={`${f.isEnabled ? "Disable" : "Enable"} ${f.ff} for everyone`}
+                >
                   {f.isEnabled ? "Disable" : "Enable"}
                 </Button>
-                <Button size="sm" variant="ghost" busy={busy === `${f.isEnabledForStaff ? "DisableIdeally" : "EnableIdeally"}-${f.id}`} onClick={() => void globalSwitch(f, f.isEnabledForStaff ? "DisableIdeally" : "EnableIdeally", f.isEnabledForStaff ? "Flag off for staff" : "Flag on for staff")} aria-label={`${f.isEnabledForStaff ? "Disable" : "Enable"} for staff: ${f.ff}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  busy={busy === `${f.isEnabledForStaff ? "DisableIdeally" : "EnableIdeally"}-${f.id}`}
+                  onClick={() => void globalSwitch(f, f.isEnabledForStaff ? "DisableIdeally" : "EnableIdeally", f.isEnabledForStaff ? "Flag off for staff" : "Flag on for staff")}
+                  aria-label={`${f.isEnabledForStaff ? "Disable" : "Enable"} for staff: ${f.ff}`}
+                >
                   {f.isEnabledForStaff ? "Disable for staff" : "Enable for staff"}
                 </Button>
               </div>
@@ -69,10 +90,16 @@ export default function Features() {
       />
       <Card title="Per client" className="mt-8">
         <div className="mb-4 max-w-sm">
-          <label htmlFor="ff-client" className="mb-1.5 block text-sm font-medium text-ink-800">Client</label>
+          <label htmlFor="ff-client" className="mb-1.5 block text-sm font-medium text-ink-800">
+            Client
+          </label>
           <Select id="ff-client" value={clientId} onChange={(e) => setClientId(e.target.value)}>
             <option value="">Choose a client</option>
-            {clients?.map((c) => <option key={c.id} value={c.id}>{c.name} ({c.tier})</option>)}
+            {clients?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name} ({c.tier})
+              </option>
+            ))}
           </Select>
         </div>
         {cid ? (
@@ -87,7 +114,9 @@ export default function Features() {
                     <p className="text-xs text-ink-500">{row ? "Set for this client" : `Follows the global switch (${f.isEnabled ? "on" : "off"})`}</p>
                   </div>
                   <div className="w-full sm:w-56">
-                    <label htmlFor={`ff-${f.id}`} className="sr-only">{f.ff} for this client</label>
+                    <label htmlFor={`ff-${f.id}`} className="sr-only">
+                      {f.ff} for this client
+                    </label>
                     <Select id={`ff-${f.id}`} value={value} disabled={busy === `client-${f.id}`} onChange={(e) => void clientSetting(f, e.target.value as "on" | "off" | "default")}>
                       <option value="default">Follow global</option>
                       <option value="on">On</option>

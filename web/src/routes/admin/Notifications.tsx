@@ -6,7 +6,18 @@ import { api, type Row } from "../../api/client";
 import { AuditLog, DataTable, JobProgress, Pager, Td, act, listenForJobs, fmtDate, oneOf, useJob, useSet } from "./shared";
 
 const PAGE = 25;
-const TYPES = ["SurveySubmittedForApproval", "SurveyApproved", "SurveyApprovalDeclined", "ProjectSentOutForSurvey", "ProjectReady", "PasswordReset", "UserAddedToTeam", "CustomPanelProjectReadyForSurvey", "ScheduleBlocked", "ProjectShared"] as const;
+const TYPES = [
+  "SurveySubmittedForApproval",
+  "SurveyApproved",
+  "SurveyApprovalDeclined",
+  "ProjectSentOutForSurvey",
+  "ProjectReady",
+  "PasswordReset",
+  "UserAddedToTeam",
+  "CustomPanelProjectReadyForSurvey",
+  "ScheduleBlocked",
+  "ProjectShared",
+] as const;
 type Sent = Row<"Notifications", "id" | "title" | "body" | "readAt" | "createdAt", { user: Row<"Users", "email"> | null; notificationType: Row<"NotificationTypes", "name"> | null }>;
 
 export default function Notifications() {
@@ -18,7 +29,10 @@ export default function Notifications() {
   const job = useJob(jobId);
   useEffect(listenForJobs, []);
   const [audit, setAudit] = useState(0);
-  const { data: users } = useSet<Row<"Users", "id" | "email">>("Users", email.includes("@") ? { $select: "id,email", $filter: `tolower(email) eq '${email.trim().toLowerCase().replace(/'/g, "''")}'`, $top: 1 } : null);
+  const { data: users } = useSet<Row<"Users", "id" | "email">>(
+    "Users",
+    email.includes("@") ? { $select: "id,email", $filter: `tolower(email) eq '${email.trim().toLowerCase().replace(/'/g, "''")}'`, $top: 1 } : null,
+  );
   const user = users?.value[0];
   const { data, isLoading, mutate } = useSet<Sent>("Notifications", {
     $select: "id,title,body,readAt,createdAt",
@@ -51,14 +65,26 @@ export default function Notifications() {
           </Field>
           <Field id="tn-type" label="Type">
             <Select id="tn-type" value={type} onChange={(e) => setType(oneOf(TYPES, e.target.value) ?? type)}>
-              {TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+              {TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
             </Select>
           </Field>
-          <Field id="tn-title" label="Title (optional)"><Input id="tn-title" value={title} onChange={(e) => setTitle(e.target.value)} /></Field>
+          <Field id="tn-title" label="Title (optional)">
+            <Input id="tn-title" value={title} onChange={(e) => setTitle(e.target.value)} />
+          </Field>
         </div>
         <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-center">
-          <Button disabled={!user} onClick={() => void send()}>Send test notification</Button>
-          {job ? <div className="flex-1"><JobProgress label="TestNotification" job={job} /></div> : null}
+          <Button disabled={!user} onClick={() => void send()}>
+            Send test notification
+          </Button>
+          {job ? (
+            <div className="flex-1">
+              <JobProgress label="TestNotification" job={job} />
+            </div>
+          ) : null}
         </div>
       </Card>
       <DataTable
@@ -69,8 +95,13 @@ export default function Notifications() {
         empty="No notifications yet"
         render={(n) => (
           <tr key={n.id}>
-            <Td><p className="font-medium text-ink-900">{n.title}</p>{n.body ? <p className="text-xs text-ink-500">{n.body}</p> : null}</Td>
-            <Td><Badge>{n.notificationType?.name}</Badge></Td>
+            <Td>
+              <p className="font-medium text-ink-900">{n.title}</p>
+              {n.body ? <p className="text-xs text-ink-500">{n.body}</p> : null}
+            </Td>
+            <Td>
+              <Badge>{n.notificationType?.name}</Badge>
+            </Td>
             <Td>{n.user?.email}</Td>
             <Td className="whitespace-nowrap">{fmtDate(n.createdAt)}</Td>
             <Td className="whitespace-nowrap">{n.readAt ? fmtDate(n.readAt) : <Badge tone="amber">Unread</Badge>}</Td>

@@ -7,10 +7,14 @@ import { api, type Row } from "../../api/client";
 import { DataTable, JobProgress, Pager, Td, act, fmtDate, forClient, keyPath, listenForJobs, useJob, useSet } from "./shared";
 
 const PAGE = 25;
-type Summary = Row<"AiProjectSummaries", "id" | "clientId" | "projectId" | "summaryType" | "status" | "title" | "content" | "error" | "generatedAt", {
-  client: Row<"Clients", "name"> | null;
-  project: Row<"Projects", "projectName"> | null;
-}>;
+type Summary = Row<
+  "AiProjectSummaries",
+  "id" | "clientId" | "projectId" | "summaryType" | "status" | "title" | "content" | "error" | "generatedAt",
+  {
+    client: Row<"Clients", "name"> | null;
+    project: Row<"Projects", "projectName"> | null;
+  }
+>;
 
 export default function ProjectSummaries() {
   const [page, setPage] = useState(0);
@@ -42,13 +46,30 @@ export default function ProjectSummaries() {
     <div>
       <PageHeader title="Project summaries" subtitle="AI summaries of results, across clients" />
       <div className="mb-4 max-w-48">
-        <label htmlFor="ps-status" className="sr-only">Status</label>
-        <Select id="ps-status" value={status} onChange={(e) => { setStatus(e.target.value); setPage(0); }}>
+        <label htmlFor="ps-status" className="sr-only">
+          Status
+        </label>
+        <Select
+          id="ps-status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value);
+            setPage(0);
+          }}
+        >
           <option value="">All statuses</option>
-          {["Pending", "Running", "Ready", "Failed"].map((s) => <option key={s} value={s}>{s}</option>)}
+          {["Pending", "Running", "Ready", "Failed"].map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
         </Select>
       </div>
-      {job && progress ? <div className="mb-4"><JobProgress label={job.label} job={progress} /></div> : null}
+      {job && progress ? (
+        <div className="mb-4">
+          <JobProgress label={job.label} job={progress} />
+        </div>
+      ) : null}
       <DataTable
         caption="Project summaries"
         head={["Summary", "Project", "Team", "Status", "Generated", ""]}
@@ -57,15 +78,25 @@ export default function ProjectSummaries() {
         empty="No project summaries yet"
         render={(r) => (
           <tr key={r.id}>
-            <Td><p className="font-medium text-ink-900">{r.title ?? r.summaryType}</p><p className="text-xs text-ink-500">{r.summaryType}</p></Td>
+            <Td>
+              <p className="font-medium text-ink-900">{r.title ?? r.summaryType}</p>
+              <p className="text-xs text-ink-500">{r.summaryType}</p>
+            </Td>
             <Td>{r.project?.projectName ?? `#${r.projectId}`}</Td>
             <Td>{r.client?.name}</Td>
-            <Td><Badge tone={r.status === "Ready" ? "green" : r.status === "Failed" ? "red" : "blue"}>{r.status}</Badge>{r.error ? <p className="mt-1 text-xs text-rose-700">{r.error}</p> : null}</Td>
+            <Td>
+              <Badge tone={r.status === "Ready" ? "green" : r.status === "Failed" ? "red" : "blue"}>{r.status}</Badge>
+              {r.error ? <p className="mt-1 text-xs text-rose-700">{r.error}</p> : null}
+            </Td>
             <Td className="whitespace-nowrap">{fmtDate(r.generatedAt)}</Td>
             <Td>
               <div className="flex justify-end gap-2">
-                <Button size="sm" variant="ghost" disabled={!r.content} onClick={() => setOpen(r)} aria-label={`Read summary ${r.id}`}>Read</Button>
-                <Button size="sm" variant="secondary" onClick={() => void regenerate(r)} aria-label={`Regenerate summary ${r.id}`}>Regenerate</Button>
+                <Button size="sm" variant="ghost" disabled={!r.content} onClick={() => setOpen(r)} aria-label={`Read summary ${r.id}`}>
+                  Read
+                </Button>
+                <Button size="sm" variant="secondary" onClick={() => void regenerate(r)} aria-label={`Regenerate summary ${r.id}`}>
+                  Regenerate
+                </Button>
               </div>
             </Td>
           </tr>

@@ -17,10 +17,14 @@ const PAGE = 25;
 /** The statuses an admin edit may set (the contract's enum). */
 const STATUS_CODES: NonNullable<Schemas["AdminEditProject"]["statusCode"]>[] = [0, 50, 100, 200, 300, 400, 800, 900, 950];
 
-type ProjectRow = Row<"Projects", "id" | "clientId" | "projectName" | "projectTypeId" | "statusCode" | "ownerUserId" | "createdAt", {
-  client: Row<"Clients", "name"> | null;
-  owner: Row<"Users", "email"> | null;
-}>;
+type ProjectRow = Row<
+  "Projects",
+  "id" | "clientId" | "projectName" | "projectTypeId" | "statusCode" | "ownerUserId" | "createdAt",
+  {
+    client: Row<"Clients", "name"> | null;
+    owner: Row<"Users", "email"> | null;
+  }
+>;
 
 export default function Projects() {
   const [search, setSearch] = useSearchState();
@@ -56,17 +60,31 @@ export default function Projects() {
       <div className="mb-4 grid gap-3 sm:grid-cols-[1fr_12rem_12rem]">
         <SearchBox id="admin-project-search" label="Search projects" value={q} onChange={(v) => setSearch({ q: v, page: null })} />
         <div>
-          <label htmlFor="admin-project-status" className="sr-only">Status</label>
+          <label htmlFor="admin-project-status" className="sr-only">
+            Status
+          </label>
           <Select id="admin-project-status" value={status} onChange={(e) => setSearch({ status: e.target.value, page: null })}>
             <option value="">All statuses</option>
-            {Object.entries(PROJECT_STATUSES).map(([k, v]) => <option key={k} value={k}>{v}</option>)}
+            {Object.entries(PROJECT_STATUSES).map(([k, v]) => (
+              <option key={k} value={k}>
+                {v}
+              </option>
+            ))}
           </Select>
         </div>
         <div>
-          <label htmlFor="admin-project-client" className="sr-only">Client</label>
+          <label htmlFor="admin-project-client" className="sr-only">
+            Client
+          </label>
           <Select id="admin-project-client" value={clientId} onChange={(e) => setSearch({ client: e.target.value, page: null })}>
             <option value="">All clients</option>
-            {clients?.filter((c) => c.tier === "Team").map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+            {clients
+              ?.filter((c) => c.tier === "Team")
+              .map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
           </Select>
         </div>
       </div>
@@ -79,17 +97,31 @@ export default function Projects() {
         render={(p) => (
           <tr key={p.id}>
             <Td className="min-w-52">
-              <ProjectLinkTo teamId={p.clientId} project={p} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">{p.projectName}</ProjectLinkTo>
-              <p className="text-xs text-ink-500">#{p.id} · {PROJECT_TYPES[p.projectTypeId]}</p>
+              <ProjectLinkTo teamId={p.clientId} project={p} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">
+                {p.projectName}
+              </ProjectLinkTo>
+              <p className="text-xs text-ink-500">
+                #{p.id} · {PROJECT_TYPES[p.projectTypeId]}
+              </p>
             </Td>
             <Td>{p.client?.name ?? p.clientId}</Td>
-            <Td><Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode] ?? p.statusCode}</Badge></Td>
+            <Td>
+              <Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode] ?? p.statusCode}</Badge>
+            </Td>
             <Td>{p.owner?.email ?? "—"}</Td>
             <Td className="whitespace-nowrap">{fmtDate(p.createdAt, false)}</Td>
             <Td>
               <div className="flex justify-end gap-2">
-                <Link href={`/surveys?project=${p.id}`} className="inline-flex h-8 items-center rounded-lg px-3 text-sm font-medium text-brand-700 hover:bg-brand-50" aria-label={`Survey runs of ${p.projectName}`}>Runs</Link>
-                <Button size="sm" variant="secondary" onClick={() => setManaging(p)} aria-label={`Manage ${p.projectName}`}>Manage</Button>
+                <Link
+                  href={`/surveys?project=${p.id}`}
+                  className="inline-flex h-8 items-center rounded-lg px-3 text-sm font-medium text-brand-700 hover:bg-brand-50"
+                  aria-label={`Survey runs of ${p.projectName}`}
+                >
+                  Runs
+                </Link>
+                <Button size="sm" variant="secondary" onClick={() => setManaging(p)} aria-label={`Manage ${p.projectName}`}>
+                  Manage
+                </Button>
               </div>
             </Td>
           </tr>
@@ -132,52 +164,118 @@ function ManageProject({ project, teams, onClose, onDone }: { project: ProjectRo
     void run("edit", api.POST("/api/v1/Projects({key})/AdminEdit", { ...on, body }), "Project corrected");
   };
   return (
-    <Modal open onClose={onClose} size="lg" title={`Manage ${project.projectName}`} footer={<Button variant="secondary" onClick={onClose}>Close</Button>}>
+    <Modal
+      open
+      onClose={onClose}
+      size="lg"
+      title={`Manage ${project.projectName}`}
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      }
+    >
       <div className="space-y-6">
         <section aria-labelledby="pm-edit" className="space-y-3">
-          <h3 id="pm-edit" className="font-semibold text-ink-900">Admin edit</h3>
+          <h3 id="pm-edit" className="font-semibold text-ink-900">
+            Admin edit
+          </h3>
           <div className="grid gap-3 sm:grid-cols-2">
-            <Field id="pm-name" label="Name"><Input id="pm-name" value={name} onChange={(e) => setName(e.target.value)} /></Field>
+            <Field id="pm-name" label="Name">
+              <Input id="pm-name" value={name} onChange={(e) => setName(e.target.value)} />
+            </Field>
             <Field id="pm-status" label="Status">
               <Select id="pm-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-                {Object.entries(PROJECT_STATUSES).map(([k, v]) => <option key={k} value={k}>{k} {v}</option>)}
+                {Object.entries(PROJECT_STATUSES).map(([k, v]) => (
+                  <option key={k} value={k}>
+                    {k} {v}
+                  </option>
+                ))}
               </Select>
             </Field>
           </div>
-          <Field id="pm-note" label="Why (kept in the audit row)"><Input id="pm-note" value={note} onChange={(e) => setNote(e.target.value)} /></Field>
-          <Button size="sm" busy={busy === "edit"} onClick={edit} disabled={name.trim() === project.projectName && Number(status) === project.statusCode}>Save correction</Button>
+          <Field id="pm-note" label="Why (kept in the audit row)">
+            <Input id="pm-note" value={note} onChange={(e) => setNote(e.target.value)} />
+          </Field>
+          <Button size="sm" busy={busy === "edit"} onClick={edit} disabled={name.trim() === project.projectName && Number(status) === project.statusCode}>
+            Save correction
+          </Button>
         </section>
         <section aria-labelledby="pm-owner" className="space-y-3">
-          <h3 id="pm-owner" className="font-semibold text-ink-900">Owner</h3>
+          <h3 id="pm-owner" className="font-semibold text-ink-900">
+            Owner
+          </h3>
           <div className="flex flex-col gap-2 sm:flex-row">
-            <label htmlFor="pm-owner-select" className="sr-only">Owner</label>
+            <label htmlFor="pm-owner-select" className="sr-only">
+              Owner
+            </label>
             <Select id="pm-owner-select" value={owner} onChange={(e) => setOwner(e.target.value)}>
               <option value="">—</option>
-              {members?.value.map((m) => <option key={m.userId} value={m.userId}>{m.user?.email ?? m.userId}</option>)}
+              {members?.value.map((m) => (
+                <option key={m.userId} value={m.userId}>
+                  {m.user?.email ?? m.userId}
+                </option>
+              ))}
             </Select>
-            <Button size="sm" variant="secondary" className="shrink-0" busy={busy === "owner"} disabled={!owner || Number(owner) === project.ownerUserId} onClick={() => void run("owner", api.POST("/api/v1/Projects({key})/UpdateProjectOwner", { ...on, body: { userId: Number(owner) } }), "Owner changed")}>
+            <Button
+              size="sm"
+              variant="secondary"
+              className="shrink-0"
+              busy={busy === "owner"}
+              disabled={!owner || Number(owner) === project.ownerUserId}
+              onClick={() => void run("owner", api.POST("/api/v1/Projects({key})/UpdateProjectOwner", { ...on, body: { userId: Number(owner) } }), "Owner changed")}
+            >
               Change owner
             </Button>
           </div>
         </section>
         <section aria-labelledby="pm-move" className="space-y-3">
-          <h3 id="pm-move" className="font-semibold text-ink-900">Move to another team</h3>
+          <h3 id="pm-move" className="font-semibold text-ink-900">
+            Move to another team
+          </h3>
           <p className="text-xs text-ink-600">Only a Draft without credit logs moves, within its enterprise.</p>
           <div className="flex flex-col gap-2 sm:flex-row">
-            <label htmlFor="pm-move-select" className="sr-only">Team</label>
+            <label htmlFor="pm-move-select" className="sr-only">
+              Team
+            </label>
             <Select id="pm-move-select" value={moveTo} onChange={(e) => setMoveTo(e.target.value)}>
               <option value="">—</option>
-              {teams.filter((t) => t.id !== project.clientId).map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+              {teams
+                .filter((t) => t.id !== project.clientId)
+                .map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
             </Select>
-            <Button size="sm" variant="secondary" className="shrink-0" busy={busy === "move"} disabled={!moveTo} onClick={() => void run("move", api.POST("/api/v1/Projects({key})/Move", { ...on, body: { clientId: Number(moveTo) } }), "Project moved")}>Move</Button>
+            <Button
+              size="sm"
+              variant="secondary"
+              className="shrink-0"
+              busy={busy === "move"}
+              disabled={!moveTo}
+              onClick={() => void run("move", api.POST("/api/v1/Projects({key})/Move", { ...on, body: { clientId: Number(moveTo) } }), "Project moved")}
+            >
+              Move
+            </Button>
           </div>
         </section>
         <section aria-labelledby="pm-demo" className="flex items-center justify-between gap-3">
           <div>
-            <h3 id="pm-demo" className="font-semibold text-ink-900">Demo</h3>
+            <h3 id="pm-demo" className="font-semibold text-ink-900">
+              Demo
+            </h3>
             <p className="text-xs text-ink-600">Marks the project as a demo (status 950).</p>
           </div>
-          <Button size="sm" variant="secondary" busy={busy === "demo"} disabled={project.statusCode === 950} onClick={() => void run("demo", api.POST("/api/v1/Projects({key})/MarkAsDemo", { ...on, body: {} }), "Marked as demo")}>Mark as demo</Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            busy={busy === "demo"}
+            disabled={project.statusCode === 950}
+            onClick={() => void run("demo", api.POST("/api/v1/Projects({key})/MarkAsDemo", { ...on, body: {} }), "Marked as demo")}
+          >
+            Mark as demo
+          </Button>
         </section>
       </div>
     </Modal>

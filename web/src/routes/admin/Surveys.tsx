@@ -1,6 +1,7 @@
 // admin/surveys: survey runs of every client (newest first; ?project= narrows to one project)
 // with the fielding actions of the SurveyRuns set (and the field end: ExtendFieldPeriod), each run's
-// sample source, its field period ("closes at", stalled, why it closed), and respondent removal by UUID.
+// sample source, its field period ("closes at", stalled, why it closed), respondent removal by UUID,
+// and a supplier run's callbacks with Resend for a failed one (SupplierCallbacks.tsx).
 import { useState } from "react";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
@@ -9,17 +10,22 @@ import { toast } from "../../components/toast";
 import { api, type Row } from "../../api/client";
 import { SAMPLE_SOURCE_TEXT, fieldPeriodText } from "../../features/fielding";
 import { AuditLog, DataTable, Pager, Td, act, fmtDate, forClient, keyPath, useSet, type Call } from "./shared";
+import { SupplierCallbacksDialog } from "./SupplierCallbacks";
 
 const PAGE = 25;
 const SURVEY_STATUSES: Record<number, string> = { 0: "Draft", 10: "Testing", 50: "Live", 90: "Closed", 130: "Dev", 1000: "ErrorXml", 1010: "ErrorProcessing" };
 const TONES: Record<number, "neutral" | "blue" | "green" | "red" | "amber"> = { 0: "neutral", 10: "amber", 50: "blue", 90: "green", 130: "neutral", 1000: "red", 1010: "red" };
 
-type Run = Row<"SurveyRuns", "id" | "clientId" | "surveyStatusId" | "sampleSource" | "targetCompletes" | "isSimulated" | "scheduleDate" | "launchedAt" | "closedAt" | "processedAt" | "fieldEndAt" | "stalledAt" | "closedReason", {
-  region: Row<"Regions", "regionName"> | null;
-  client: Row<"Clients", "name"> | null;
-  "surveySessions@odata.count"?: number;
-  projectSchedules: Row<"ProjectSchedules", "projectId", { project: Row<"Projects", "projectName"> | null }>[];
-}>;
+type Run = Row<
+  "SurveyRuns",
+  "id" | "clientId" | "surveyStatusId" | "sampleSource" | "targetCompletes" | "isSimulated" | "scheduleDate" | "launchedAt" | "closedAt" | "processedAt" | "fieldEndAt" | "stalledAt" | "closedReason",
+  {
+    region: Row<"Regions", "regionName"> | null;
+    client: Row<"Clients", "name"> | null;
+    "surveySessions@odata.count"?: number;
+    projectSchedules: Row<"ProjectSchedules", "projectId", { project: Row<"Projects", "projectName"> | null }>[];
+  }
+>;
 
 const ACTIONS: { action: "LaunchSurvey" | "ForceCloseSurvey" | "StartSurveyProcessing" | "ProcessProjectData"; label: string; when: (r: Run) => boolean }[] = [
   { action: "LaunchSurvey", label: "Launch", when: (r) => r.surveyStatusId === 0 || r.surveyStatusId === 10 },
@@ -36,12 +42,10 @@ export default function Surveys() {
   const [simulate, setSimulate] = useState<Run | null>(null);
   const [removing, setRemoving] = useState<Run | null>(null);
   const [extending, setExtending] = useState<Run | null>(null);
+  const [callbacks, setCallbacks] = useState<Run | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [audit, setAudit] = useState(0);
-  const filters = [
-    /^\d+$/.test(project) ? `projectSchedules/any(s:s/projectId eq ${project})` : "",
-    /^\d+$/.test(status) ? `surveyStatusId eq ${status}` : "",
-  ].filter(Boolean);
+  const filters = [/^\d+$/.test(project) ? `projectSchedules/any(s:s/projectId eq ${project})` : "", /^\d+$/.test(status) ? `surveyStatusId eq ${status}` : ""].filter(Boolean);
   const query = {
     $select: "id,clientId,surveyStatusId,sampleSource,targetCompletes,isSimulated,scheduleDate,launchedAt,closedAt,processedAt,fieldEndAt,stalledAt,closedReason",
     // Completes only (issue 37: every session was counted, 280 / 200 here beside 200 / 200 on the
@@ -67,13 +71,29 @@ export default function Surveys() {
   }
   return (
     <div>
-      <PageHeader title="Surveys" subtitle={project ? `Survey runs of project #${project}` : "Survey runs across clients"} actions={project ? <Button variant="secondary" onClick={() => setSearch({ project: null, page: null })}>All runs</Button> : undefined} />
+      <PageHeader
+        title="Surveys"
+        subtitle={project ? `Survey runs of project #${project}` : "Survey runs across clients"}
+        actions={
+          project ? (
+            <Button variant="secondary" onClick={() => setSearch({ project: null, page: null })}>
+              All runs
+            </Button>
+          ) : undefined
+        }
+      />
       <div className="mb-4 grid gap-3 sm:grid-cols-[12rem]">
         <div>
-          <label htmlFor="run-status" className="sr-only">Survey status</label>
+          <label htmlFor="run-status" className="sr-only">
+            Survey status
+          </label>
           <Select id="run-status" value={status} onChange={(e) => setSearch({ status: e.target.value, page: null })}>
             <option value="">All statuses</option>
-            {Object.entries(SURVEY_STATUSES).map(([k, v]) => <option key={k} value={k}>{v}</option>)}
+            {Object.entries(SURVEY_STATUSES).map(([k, v]) => (
+              <option key={k} value={k}>
+                {v}
+              </option>
+            ))}
           </Select>
         </div>
       </div>
@@ -85,15 +105,23 @@ export default function Surveys() {
         empty="No survey runs"
         render={(r) => (
           <tr key={r.id}>
-            <Td className="font-medium text-ink-900">#{r.id}<p className="text-xs font-normal text-ink-500">{r.region?.regionName}</p></Td>
+            <Td className="font-medium text-ink-900">
+              #{r.id}
+              <p className="text-xs font-normal text-ink-500">{r.region?.regionName}</p>
+            </Td>
             <Td className="min-w-44">{[...new Map(r.projectSchedules.map((s) => [s.projectId, s.project?.projectName ?? `#${s.projectId}`])).values()].join(", ") || "—"}</Td>
             <Td>{r.client?.name ?? r.clientId}</Td>
-            <Td data-testid="sample-source">{SAMPLE_SOURCE_TEXT[r.sampleSource]}{r.isSimulated && r.sampleSource !== "simulated" ? <p className="text-xs text-ink-500">with simulated respondents</p> : null}</Td>
+            <Td data-testid="sample-source">
+              {SAMPLE_SOURCE_TEXT[r.sampleSource]}
+              {r.isSimulated && r.sampleSource !== "simulated" ? <p className="text-xs text-ink-500">with simulated respondents</p> : null}
+            </Td>
             <Td>
               <Badge tone={TONES[r.surveyStatusId] ?? "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge>
               <FieldPeriod run={r} />
             </Td>
-            <Td className="whitespace-nowrap">{r["surveySessions@odata.count"] ?? 0} / {r.targetCompletes ?? "—"}</Td>
+            <Td className="whitespace-nowrap">
+              {r["surveySessions@odata.count"] ?? 0} / {r.targetCompletes ?? "—"}
+            </Td>
             <Td className="text-xs whitespace-nowrap">
               <p>Launched {fmtDate(r.launchedAt)}</p>
               <p>Closed {fmtDate(r.closedAt)}</p>
@@ -101,24 +129,71 @@ export default function Surveys() {
             <Td>
               <div className="flex justify-end gap-2 whitespace-nowrap">
                 {ACTIONS.filter((a) => a.when(r)).map((a) => (
-                  <Button key={a.action} size="sm" variant="secondary" busy={busy === `${a.action}-${r.id}`} onClick={() => void run(r, a.action, a.label, api.POST(`/api/v1/SurveyRuns({key})/${a.action}`, { params: keyPath(r.id), ...forClient(r.clientId) }))} aria-label={`${a.label} run ${r.id}`}>{a.label}</Button>
+                  <Button
+                    key={a.action}
+                    size="sm"
+                    variant="secondary"
+                    busy={busy === `${a.action}-${r.id}`}
+                    onClick={() => void run(r, a.action, a.label, api.POST(`/api/v1/SurveyRuns({key})/${a.action}`, { params: keyPath(r.id), ...forClient(r.clientId) }))}
+                    aria-label={`${a.label} run ${r.id}`}
+                  >
+                    {a.label}
+                  </Button>
                 ))}
                 {r.surveyStatusId === 50 || r.surveyStatusId === 10 ? (
-                  <Button size="sm" variant="secondary" onClick={() => setExtending(r)} aria-label={`Move the field end of run ${r.id}`}>Field end</Button>
+                  <Button size="sm" variant="secondary" onClick={() => setExtending(r)} aria-label={`Move the field end of run ${r.id}`}>
+                    Field end
+                  </Button>
                 ) : null}
                 {r.surveyStatusId === 50 && r.sampleSource === "simulated" ? (
-                  <Button size="sm" variant="secondary" onClick={() => setSimulate(r)} aria-label={`Simulate responses for run ${r.id}`}>Simulate</Button>
+                  <Button size="sm" variant="secondary" onClick={() => setSimulate(r)} aria-label={`Simulate responses for run ${r.id}`}>
+                    Simulate
+                  </Button>
                 ) : null}
-                <Button size="sm" variant="ghost" onClick={() => setRemoving(r)} aria-label={`Remove respondents from run ${r.id}`}>Remove respondents</Button>
+                {r.sampleSource === "supplier" ? (
+                  <Button size="sm" variant="secondary" onClick={() => setCallbacks(r)} aria-label={`Supplier callbacks of run ${r.id}`}>
+                    Callbacks
+                  </Button>
+                ) : null}
+                <Button size="sm" variant="ghost" onClick={() => setRemoving(r)} aria-label={`Remove respondents from run ${r.id}`}>
+                  Remove respondents
+                </Button>
               </div>
             </Td>
           </tr>
         )}
       />
       <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
-      {simulate ? <SimulateDialog run={simulate} onClose={() => setSimulate(null)} onRun={(n) => run(simulate, "RunSimulatedData", "Simulated responses", api.POST("/api/v1/SurveyRuns({key})/RunSimulatedData", { params: keyPath(simulate.id), body: { completes: n }, ...forClient(simulate.clientId) }))} /> : null}
-      {extending ? <FieldEndDialog run={extending} onClose={() => setExtending(null)} onSave={(at) => run(extending, "ExtendFieldPeriod", "Field end moved", api.POST("/api/v1/SurveyRuns({key})/ExtendFieldPeriod", { params: keyPath(extending.id), body: { fieldEndAt: at }, ...forClient(extending.clientId) }))} /> : null}
+      {simulate ? (
+        <SimulateDialog
+          run={simulate}
+          onClose={() => setSimulate(null)}
+          onRun={(n) =>
+            run(
+              simulate,
+              "RunSimulatedData",
+              "Simulated responses",
+              api.POST("/api/v1/SurveyRuns({key})/RunSimulatedData", { params: keyPath(simulate.id), body: { completes: n }, ...forClient(simulate.clientId) }),
+            )
+          }
+        />
+      ) : null}
+      {extending ? (
+        <FieldEndDialog
+          run={extending}
+          onClose={() => setExtending(null)}
+          onSave={(at) =>
+            run(
+              extending,
+              "ExtendFieldPeriod",
+              "Field end moved",
+              api.POST("/api/v1/SurveyRuns({key})/ExtendFieldPeriod", { params: keyPath(extending.id), body: { fieldEndAt: at }, ...forClient(extending.clientId) }),
+            )
+          }
+        />
+      ) : null}
       {removing ? <RemoveDialog run={removing} onClose={() => setRemoving(null)} onDone={done} /> : null}
+      {callbacks ? <SupplierCallbacksDialog run={callbacks} onClose={() => setCallbacks(null)} onResent={() => setAudit((n) => n + 1)} /> : null}
       <AuditLog filter="entityType eq 'SurveyRun' or (entityType eq 'Project' and event in ('WaveStarted','ResultsReady'))" title="Fielding events" refreshKey={audit} />
     </div>
   );
@@ -128,7 +203,30 @@ function SimulateDialog({ run, onClose, onRun }: { run: Run; onClose: () => void
   const [n, setN] = useState("50");
   const [busy, setBusy] = useState(false);
   return (
-    <Modal open onClose={onClose} title={`Simulate responses for run ${run.id}`} footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button busy={busy} disabled={!(Number(n) > 0)} onClick={async () => { setBusy(true); const ok = await onRun(Number(n)); setBusy(false); if (ok) onClose(); }}>Run</Button></>}>
+    <Modal
+      open
+      onClose={onClose}
+      title={`Simulate responses for run ${run.id}`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            busy={busy}
+            disabled={!(Number(n) > 0)}
+            onClick={async () => {
+              setBusy(true);
+              const ok = await onRun(Number(n));
+              setBusy(false);
+              if (ok) onClose();
+            }}
+          >
+            Run
+          </Button>
+        </>
+      }
+    >
       <Field id="sim-n" label="Completes" hint="Simulated respondents answer with the run's targeted demographics">
         <Input id="sim-n" inputMode="numeric" value={n} onChange={(e) => setN(e.target.value)} />
       </Field>
@@ -140,7 +238,10 @@ function RemoveDialog({ run, onClose, onDone }: { run: Run; onClose: () => void;
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ removed: number; notFound: string[] }>();
-  const uuids = text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
+  const uuids = text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   async function remove() {
     setBusy(true);
     const r = await act(api.POST("/api/v1/SurveyRuns({key})/RemoveUuidsFromSurvey", { params: keyPath(run.id), body: { uuids }, ...forClient(run.clientId) }));
@@ -152,11 +253,29 @@ function RemoveDialog({ run, onClose, onDone }: { run: Run; onClose: () => void;
     }
   }
   return (
-    <Modal open onClose={onClose} title={`Remove respondents from run ${run.id}`} footer={<><Button variant="secondary" onClick={onClose}>Close</Button><Button variant="danger" busy={busy} disabled={!uuids.length} onClick={() => void remove()}>Remove {uuids.length || ""}</Button></>}>
+    <Modal
+      open
+      onClose={onClose}
+      title={`Remove respondents from run ${run.id}`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+          <Button variant="danger" busy={busy} disabled={!uuids.length} onClick={() => void remove()}>
+            Remove {uuids.length || ""}
+          </Button>
+        </>
+      }
+    >
       <Field id="rm-uuids" label="Respondent UUIDs" hint="One per line or separated by commas; the run is re-weighted afterwards">
         <Textarea id="rm-uuids" rows={6} value={text} onChange={(e) => setText(e.target.value)} />
       </Field>
-      {result ? <p className="mt-3" role="status">Removed {result.removed}; not found: {result.notFound.length ? result.notFound.join(", ") : "none"}.</p> : null}
+      {result ? (
+        <p className="mt-3" role="status">
+          Removed {result.removed}; not found: {result.notFound.length ? result.notFound.join(", ") : "none"}.
+        </p>
+      ) : null}
     </Modal>
   );
 }
@@ -187,9 +306,32 @@ function FieldEndDialog({ run, onClose, onSave }: { run: Run; onClose: () => voi
       open
       onClose={onClose}
       title={`Field end of run ${run.id}`}
-      footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button busy={busy} disabled={error !== null} onClick={async () => { setBusy(true); const ok = await onSave(at!.toISOString()); setBusy(false); if (ok) onClose(); }}>Save</Button></>}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            busy={busy}
+            disabled={error !== null}
+            onClick={async () => {
+              setBusy(true);
+              const ok = await onSave(at!.toISOString());
+              setBusy(false);
+              if (ok) onClose();
+            }}
+          >
+            Save
+          </Button>
+        </>
+      }
     >
-      <Field id="field-end" label="Closes at" error={error ?? undefined} hint={`Now ${run.fieldEndAt ? fmtDate(run.fieldEndAt) : "not set"}. At its field end the run closes with the completes it has and the shortfall is refunded.`}>
+      <Field
+        id="field-end"
+        label="Closes at"
+        error={error ?? undefined}
+        hint={`Now ${run.fieldEndAt ? fmtDate(run.fieldEndAt) : "not set"}. At its field end the run closes with the completes it has and the shortfall is refunded.`}
+      >
         <Input id="field-end" type="datetime-local" value={value} onChange={(e) => setValue(e.target.value)} />
       </Field>
     </Modal>

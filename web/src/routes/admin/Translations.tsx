@@ -17,7 +17,9 @@ export default function Translations() {
   const verified = String(search.verified ?? "");
   const page = Math.max(0, Number(search.page ?? 0) || 0);
   const [audit, setAudit] = useState(0);
-  const { data: regions } = useApi(["Regions"], () => selected<Page<Row<"Regions", "id" | "regionName">>>(api.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName", $orderby: "id", $top: 200 } } })));
+  const { data: regions } = useApi(["Regions"], () =>
+    selected<Page<Row<"Regions", "id" | "regionName">>>(api.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName", $orderby: "id", $top: 200 } } })),
+  );
   const query = {
     ...(q ? { search: q } : {}),
     ...(regionId ? { regionId } : {}),
@@ -33,14 +35,22 @@ export default function Translations() {
       <div className="mb-4 grid gap-3 sm:grid-cols-[1fr_12rem_10rem]">
         <SearchBox id="tr-search" label="Search texts" value={q} onChange={(v) => setSearch({ q: v, page: null })} />
         <div>
-          <label htmlFor="tr-region" className="sr-only">Region</label>
+          <label htmlFor="tr-region" className="sr-only">
+            Region
+          </label>
           <Select id="tr-region" value={regionId} onChange={(e) => setSearch({ region: e.target.value, page: null })}>
             <option value="">All regions</option>
-            {regions?.value.map((r) => <option key={r.id} value={r.id}>{r.regionName}</option>)}
+            {regions?.value.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.regionName}
+              </option>
+            ))}
           </Select>
         </div>
         <div>
-          <label htmlFor="tr-verified" className="sr-only">Verified</label>
+          <label htmlFor="tr-verified" className="sr-only">
+            Verified
+          </label>
           <Select id="tr-verified" value={verified} onChange={(e) => setSearch({ verified: e.target.value, page: null })}>
             <option value="">All</option>
             <option value="yes">Verified</option>
@@ -54,7 +64,17 @@ export default function Translations() {
         rows={data?.value}
         isLoading={isLoading}
         empty="No translations match"
-        render={(r) => <TranslationRow key={r.id} row={r} region={regionName.get(r.regionId) ?? String(r.regionId)} onSaved={() => { void mutate(); setAudit((n) => n + 1); }} />}
+        render={(r) => (
+          <TranslationRow
+            key={r.id}
+            row={r}
+            region={regionName.get(r.regionId) ?? String(r.regionId)}
+            onSaved={() => {
+              void mutate();
+              setAudit((n) => n + 1);
+            }}
+          />
+        )}
       />
       <Pager page={page} pageSize={PAGE} total={data?.count ?? 0} onPage={(p) => setSearch({ page: p || null })} />
       <AuditLog filter="entityType eq 'TranslatedTextRegions'" title="Translation changes" refreshKey={audit} />
@@ -75,12 +95,22 @@ function TranslationRow({ row, region, onSaved }: { row: Translation; region: st
     <tr>
       <Td className="max-w-72">{row.sourceText}</Td>
       <Td className="min-w-64">
-        <label htmlFor={`tr-${row.id}`} className="sr-only">Translation of {row.sourceText}</label>
+        <label htmlFor={`tr-${row.id}`} className="sr-only">
+          Translation of {row.sourceText}
+        </label>
         <Input id={`tr-${row.id}`} value={text} onChange={(e) => setText(e.target.value)} />
       </Td>
-      <Td>{region} <span className="text-xs text-ink-500">{row.languageCode}</span></Td>
-      <Td>{row.sourceType} {row.isVerified ? <Badge tone="green">Verified</Badge> : <Badge tone="amber">Unverified</Badge>}</Td>
-      <Td><Button size="sm" variant="secondary" busy={busy} disabled={text === row.translatedText && row.isVerified} onClick={() => void save()}>Save</Button></Td>
+      <Td>
+        {region} <span className="text-xs text-ink-500">{row.languageCode}</span>
+      </Td>
+      <Td>
+        {row.sourceType} {row.isVerified ? <Badge tone="green">Verified</Badge> : <Badge tone="amber">Unverified</Badge>}
+      </Td>
+      <Td>
+        <Button size="sm" variant="secondary" busy={busy} disabled={text === row.translatedText && row.isVerified} onClick={() => void save()}>
+          Save
+        </Button>
+      </Td>
     </tr>
   );
 }

@@ -15,10 +15,14 @@ const USER_ROLES: Record<number, string> = { 1: "User", 2: "Staff", 3: "Super ad
 
 type Membership = Row<"UserAndClients", "clientId" | "roleId", { client: Row<"Clients", "name"> | null }>;
 type Login = Row<"CognitoUsers", "id" | "username" | "status" | "lastLoginAt", { cognitoIdp: Row<"CognitoIdps", "providerName"> | null }>;
-type UserRow = Row<"Users", "id" | "email" | "firstName" | "lastName" | "isStaff" | "roleId" | "defaultClientId" | "lastLoginAt" | "disabledAt" | "invitedAt" | "onboardedAt", {
-  userAndClients: Membership[];
-  cognitoUsers: Login[];
-}>;
+type UserRow = Row<
+  "Users",
+  "id" | "email" | "firstName" | "lastName" | "isStaff" | "roleId" | "defaultClientId" | "lastLoginAt" | "disabledAt" | "invitedAt" | "onboardedAt",
+  {
+    userAndClients: Membership[];
+    cognitoUsers: Login[];
+  }
+>;
 
 function loginStatus(u: UserRow): { label: string; tone: "green" | "amber" | "red" | "neutral" } {
   if (u.disabledAt) return { label: "Disabled", tone: "red" };
@@ -58,11 +62,7 @@ export default function Users() {
 
   return (
     <div>
-      <PageHeader
-        title="Users"
-        subtitle="Everyone with a login, across all clients"
-        actions={me?.isSuperAdmin ? <Button onClick={() => setEditing("new")}>New user</Button> : undefined}
-      />
+      <PageHeader title="Users" subtitle="Everyone with a login, across all clients" actions={me?.isSuperAdmin ? <Button onClick={() => setEditing("new")}>New user</Button> : undefined} />
       <div className="mb-4 flex gap-3">
         <SearchBox id="user-search" label="Search by name or email" value={q} onChange={(v) => setSearch({ q: v, page: null })} />
       </div>
@@ -93,7 +93,9 @@ export default function Users() {
                     {u.disabledAt ? "Enable" : "Disable"}
                   </Button>
                   {me?.isSuperAdmin ? (
-                    <Button size="sm" variant="ghost" onClick={() => setEditing(u)} aria-label={`Edit ${u.email}`}>Edit</Button>
+                    <Button size="sm" variant="ghost" onClick={() => setEditing(u)} aria-label={`Edit ${u.email}`}>
+                      Edit
+                    </Button>
                   ) : null}
                 </div>
               </Td>
@@ -117,7 +119,10 @@ type RoleId = (typeof ROLE_IDS)[number];
 function parseMemberships(s: string): { clientId: number; roleId: RoleId }[] | string {
   const byName = Object.fromEntries(Object.entries(ROLES).map(([id, n]) => [n.toLowerCase(), Number(id)]));
   const out: { clientId: number; roleId: RoleId }[] = [];
-  for (const part of s.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of s
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [c, r] = part.split(":").map((x) => x.trim());
     const roleId = oneOf(ROLE_IDS, byName[(r ?? "").toLowerCase()] ?? r);
     if (!/^\d+$/.test(c ?? "") || !roleId) return `"${part}" is not client:role (role Admin, User or Viewer)`;
@@ -167,7 +172,10 @@ function UserDialog({ user, onClose, onSaved }: { user: UserRow | null; onClose:
     return (
       <Modal open onClose={onClose} title="Temporary password" footer={<Button onClick={onClose}>Done</Button>}>
         <p>Give this temporary password to the user; they choose their own at first sign-in. It is shown once.</p>
-        <p className="mt-3 rounded-lg bg-ink-50 p-3 font-mono text-sm break-all"><span className="sr-only">Temporary password: </span><code>{password}</code></p>
+        <p className="mt-3 rounded-lg bg-ink-50 p-3 font-mono text-sm break-all">
+          <span className="sr-only">Temporary password: </span>
+          <code>{password}</code>
+        </p>
       </Modal>
     );
   }
@@ -178,24 +186,40 @@ function UserDialog({ user, onClose, onSaved }: { user: UserRow | null; onClose:
       title={user ? `Edit ${user.email}` : "New user"}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button busy={busy} onClick={() => void save()} disabled={!d.email.trim()}>{user ? "Save" : "Create user"}</Button>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button busy={busy} onClick={() => void save()} disabled={!d.email.trim()}>
+            {user ? "Save" : "Create user"}
+          </Button>
         </>
       }
     >
       <div className="space-y-4">
-        <Field id="u-email" label="Email"><Input id="u-email" type="email" value={d.email} onChange={set("email")} /></Field>
+        <Field id="u-email" label="Email">
+          <Input id="u-email" type="email" value={d.email} onChange={set("email")} />
+        </Field>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field id="u-first" label="First name"><Input id="u-first" value={d.firstName} onChange={set("firstName")} /></Field>
-          <Field id="u-last" label="Last name"><Input id="u-last" value={d.lastName} onChange={set("lastName")} /></Field>
+          <Field id="u-first" label="First name">
+            <Input id="u-first" value={d.firstName} onChange={set("firstName")} />
+          </Field>
+          <Field id="u-last" label="Last name">
+            <Input id="u-last" value={d.lastName} onChange={set("lastName")} />
+          </Field>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id="u-role" label="User role">
             <Select id="u-role" value={d.roleId} onChange={set("roleId")}>
-              {Object.entries(USER_ROLES).map(([id, n]) => <option key={id} value={id}>{n}</option>)}
+              {Object.entries(USER_ROLES).map(([id, n]) => (
+                <option key={id} value={id}>
+                  {n}
+                </option>
+              ))}
             </Select>
           </Field>
-          <Field id="u-default" label="Default client id"><Input id="u-default" inputMode="numeric" value={d.defaultClientId} onChange={set("defaultClientId")} /></Field>
+          <Field id="u-default" label="Default client id">
+            <Input id="u-default" inputMode="numeric" value={d.defaultClientId} onChange={set("defaultClientId")} />
+          </Field>
         </div>
         <Field id="u-members" label="Memberships" hint="client id:role pairs, e.g. 3:Admin, 5:Viewer (replaces all)" error={error}>
           <Input id="u-members" value={d.memberships} onChange={set("memberships")} />

@@ -77,7 +77,9 @@ export function LoadingRows({ label, rows = 5 }: { label: string; rows?: number 
 export function SearchBox({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (v: string) => void }) {
   return (
     <div className="min-w-0 flex-1">
-      <label htmlFor={id} className="sr-only">{label}</label>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
       <Input id={id} type="search" placeholder={label} defaultValue={value} onChange={(e) => onChange(e.target.value)} />
     </div>
   );
@@ -111,9 +113,14 @@ export function AuditLog({ filter, title = "Audit log", top = 15, refreshKey }: 
           {data.value.map((r) => (
             <li key={r.id} className="py-2.5">
               <div className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
-                <time className="text-xs whitespace-nowrap text-ink-500" dateTime={r.createdAt}>{fmtDate(r.createdAt)}</time>
+                <time className="text-xs whitespace-nowrap text-ink-500" dateTime={r.createdAt}>
+                  {fmtDate(r.createdAt)}
+                </time>
                 <span className="font-medium text-ink-900">{r.event}</span>
-                <span className="text-ink-500">{r.entityType}{r.entityId !== null ? ` ${r.entityId}` : ""}</span>
+                <span className="text-ink-500">
+                  {r.entityType}
+                  {r.entityId !== null ? ` ${r.entityId}` : ""}
+                </span>
                 <span className="text-ink-700">by {r.user?.email ?? "system"}</span>
               </div>
               {r.data ? <code className="mt-0.5 block text-xs break-all text-ink-600">{summarise(r.data)}</code> : null}
@@ -177,7 +184,13 @@ export function useJob(jobId: string | null): JobState | null {
         if (!row) return;
         const d = outcome(row.data);
         clearInterval(poll);
-        setState((s) => (s?.status === "done" || s?.status === "failed" ? s : row.event === "CommandCompleted" ? { pct: 100, status: "done", result: d.result } : { pct: s?.pct ?? 0, status: "failed", message: d.message }));
+        setState((s) =>
+          s?.status === "done" || s?.status === "failed"
+            ? s
+            : row.event === "CommandCompleted"
+              ? { pct: 100, status: "done", result: d.result }
+              : { pct: s?.pct ?? 0, status: "failed", message: d.message },
+        );
       } catch {
         /* the next tick tries again */
       }
@@ -213,7 +226,14 @@ export function JobProgress({ label, job }: { label: string; job: JobState }) {
 }
 
 /** A table with its loading and empty states. */
-export function DataTable<T>({ caption, head, rows, isLoading, empty, render }: {
+export function DataTable<T>({
+  caption,
+  head,
+  rows,
+  isLoading,
+  empty,
+  render,
+}: {
   caption: string;
   head: ReactNode[];
   rows: T[] | undefined;
@@ -226,7 +246,9 @@ export function DataTable<T>({ caption, head, rows, isLoading, empty, render }: 
   // On phones each row becomes a stacked card (no sideways scrolling to reach a row's actions).
   return (
     <div className="max-sm:[&_tbody_tr]:block max-sm:[&_tbody_tr]:py-2 max-sm:[&_td]:block max-sm:[&_td]:min-w-0 max-sm:[&_td]:py-1 max-sm:[&_td>div]:justify-start max-sm:[&_thead]:hidden">
-      <Table head={head} caption={caption}>{rows.map(render)}</Table>
+      <Table head={head} caption={caption}>
+        {rows.map(render)}
+      </Table>
     </div>
   );
 }
@@ -244,7 +266,9 @@ export function useClients() {
 export function useBalances() {
   // An aggregate row: the group's key and the sum named `balance` (not a property of the set).
   const { data, mutate } = useApi(["CreditLogs", "balances"], () =>
-    selected<Page<Row<"CreditLogs", "clientId"> & { balance: number | string }>>(api.GET("/api/v1/CreditLogs", { params: { query: { $apply: "groupby((clientId),aggregate(creditAmount with sum as balance))" } } })),
+    selected<Page<Row<"CreditLogs", "clientId"> & { balance: number | string }>>(
+      api.GET("/api/v1/CreditLogs", { params: { query: { $apply: "groupby((clientId),aggregate(creditAmount with sum as balance))" } } }),
+    ),
   );
   return { balances: new Map((data?.value ?? []).map((r) => [r.clientId, Number(r.balance)])), mutate };
 }

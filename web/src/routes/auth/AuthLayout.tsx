@@ -28,7 +28,11 @@ export function FormError({ message }: { message: string | null }) {
 }
 
 export function FormNote({ children }: { children: ReactNode }) {
-  return <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200" role="status">{children}</p>;
+  return (
+    <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200" role="status">
+      {children}
+    </p>
+  );
 }
 
 /** A random state for single sign-on, kept for this tab until the provider sends the user back. */

@@ -12,8 +12,9 @@ function Demo() {
   const identifier = new URLSearchParams(useSearch()).get("identifier") ?? "";
   const [, navigate] = useLocation();
   const [error, setError] = useState<string | null>(null);
-  const { data, error: loadError } = useApi(identifier ? ["Registration", identifier] : null, () =>
-    api.GET("/auth/Login/GetRegistrationInvite/{inviteIdentifier}", { params: { path: { inviteIdentifier: identifier } } }),
+  const { data, error: loadError } = useApi(
+    identifier ? ["Registration", identifier] : null,
+    () => api.GET("/auth/Login/GetRegistrationInvite/{inviteIdentifier}", { params: { path: { inviteIdentifier: identifier } } }),
     { onError: () => {} },
   );
   const signedIn = !!getToken();
@@ -28,18 +29,27 @@ function Demo() {
   if (!identifier) return <Redirect to="~/auth/login" replace />;
   if (!data && !loadError) return <PageSkeleton rows={2} />;
   return (
-    <AuthLayout title={data ? `${data.clientName} shared research with you` : "Shared research"} subtitle={data?.projectName ? `“${data.projectName}”${data.projectType ? ` · ${data.projectType} test` : ""}` : undefined}>
+    <AuthLayout
+      title={data ? `${data.clientName} shared research with you` : "Shared research"}
+      subtitle={data?.projectName ? `“${data.projectName}”${data.projectType ? ` · ${data.projectType} test` : ""}` : undefined}
+    >
       <div className="space-y-4">
         <FormError message={loadError ? "This link is not valid." : data?.expired ? "This link has expired. Ask for a new one." : error} />
         {data && !data.expired ? (
           signedIn ? (
-            <Button className="w-full" onClick={() => void open()}>Open the project</Button>
+            <Button className="w-full" onClick={() => void open()}>
+              Open the project
+            </Button>
           ) : (
             <>
-              <ButtonLink href={`~/auth/sign-up?identifier=${encodeURIComponent(identifier)}`} className="w-full">Create an account</ButtonLink>
+              <ButtonLink href={`~/auth/sign-up?identifier=${encodeURIComponent(identifier)}`} className="w-full">
+                Create an account
+              </ButtonLink>
               <p className="text-center text-sm text-ink-600">
                 Have an account?{" "}
-                <Link href="~/auth/login" onClick={() => rememberLocation()} className="font-medium text-brand-700 hover:underline">Sign in</Link>
+                <Link href="~/auth/login" onClick={() => rememberLocation()} className="font-medium text-brand-700 hover:underline">
+                  Sign in
+                </Link>
               </p>
             </>
           )

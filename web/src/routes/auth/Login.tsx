@@ -60,17 +60,7 @@ export default function Login() {
       <form onSubmit={next} className="space-y-4" noValidate>
         <FormError message={error} />
         <Field id="email" label="Work email">
-          <Input
-            id="email"
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            readOnly={!!methods}
-            onChange={(e) => setEmail(e.target.value)}
-            placeholder="you@company.com"
-            autoFocus
-          />
+          <Input id="email" type="email" autoComplete="username" required value={email} readOnly={!!methods} onChange={(e) => setEmail(e.target.value)} placeholder="you@company.com" autoFocus />
         </Field>
         {methods?.password ? (
           <Field id="password" label={mustChange ? "Temporary password" : "Password"}>
@@ -99,10 +89,21 @@ export default function Login() {
         ) : null}
         <div className="flex items-center justify-between text-sm">
           {methods ? (
-            <button type="button" className="text-ink-600 hover:underline" onClick={() => { setMethods(null); setMustChange(false); setPassword(""); setError(null); }}>
+            <button
+              type="button"
+              className="text-ink-600 hover:underline"
+              onClick={() => {
+                setMethods(null);
+                setMustChange(false);
+                setPassword("");
+                setError(null);
+              }}
+            >
               Use another email
             </button>
-          ) : <span />}
+          ) : (
+            <span />
+          )}
           <Link href="/forgot-password" className="font-medium text-brand-700 hover:underline">
             Forgot password?
           </Link>

@@ -37,7 +37,15 @@ export function ForgotPassword() {
     });
   };
   return (
-    <AuthLayout title="Reset your password" subtitle="We'll email you a link to choose a new one." footer={<Link href="/login" className="font-medium text-brand-700 hover:underline">Back to sign in</Link>}>
+    <AuthLayout
+      title="Reset your password"
+      subtitle="We'll email you a link to choose a new one."
+      footer={
+        <Link href="/login" className="font-medium text-brand-700 hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
       {sent ? (
         <FormNote>If an account exists for {email}, a reset link is on its way. It is valid for one hour.</FormNote>
       ) : (
@@ -69,7 +77,14 @@ export function ResetPassword() {
     });
   };
   return (
-    <AuthLayout title="Choose a new password" footer={<Link href="/login" className="font-medium text-brand-700 hover:underline">Back to sign in</Link>}>
+    <AuthLayout
+      title="Choose a new password"
+      footer={
+        <Link href="/login" className="font-medium text-brand-700 hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
       <form onSubmit={submit} className="space-y-4">
         <FormError message={token ? error : "This reset link is incomplete. Ask for a new one."} />
         <Field id="password" label="New password" hint="10 to 128 characters">
@@ -101,7 +116,14 @@ export function ChangePassword() {
     });
   };
   return (
-    <AuthLayout title="Change password" footer={<Link href="~/" className="font-medium text-brand-700 hover:underline">Back to Ideally</Link>}>
+    <AuthLayout
+      title="Change password"
+      footer={
+        <Link href="~/" className="font-medium text-brand-700 hover:underline">
+          Back to Ideally
+        </Link>
+      }
+    >
       <form onSubmit={submit} className="space-y-4">
         <FormError message={error} />
         <Field id="current" label="Current password">

@@ -34,7 +34,14 @@ export default function SignUp() {
     <AuthLayout
       title="Create your Ideally account"
       subtitle="You were invited to view research on Ideally."
-      footer={<>Have an account? <Link href="/login" className="font-medium text-brand-700 hover:underline">Sign in</Link></>}
+      footer={
+        <>
+          Have an account?{" "}
+          <Link href="/login" className="font-medium text-brand-700 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
     >
       {!identifier ? (
         <FormError message="Sign-up needs an invitation link. Ask the person who shared the research with you for one." />
@@ -42,7 +49,11 @@ export default function SignUp() {
         <FormNote>Check your inbox: we sent a link to {email} to finish creating your account.</FormNote>
       ) : state === "exists" ? (
         <FormNote>
-          You already have an account. <Link href={`~/invites/demo?identifier=${encodeURIComponent(identifier)}`} className="font-medium underline">Sign in to open the shared project</Link>.
+          You already have an account.{" "}
+          <Link href={`~/invites/demo?identifier=${encodeURIComponent(identifier)}`} className="font-medium underline">
+            Sign in to open the shared project
+          </Link>
+          .
         </FormNote>
       ) : (
         <form onSubmit={submit} className="space-y-4">

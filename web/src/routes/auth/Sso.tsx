@@ -26,7 +26,14 @@ export function SamlLogin() {
   }, [code, state, navigate]);
   if (!error) return <PageSkeleton rows={1} />;
   return (
-    <AuthLayout title="Single sign-on" footer={<Link href="/login" className="font-medium text-brand-700 hover:underline">Back to sign in</Link>}>
+    <AuthLayout
+      title="Single sign-on"
+      footer={
+        <Link href="/login" className="font-medium text-brand-700 hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
       <FormError message={error} />
     </AuthLayout>
   );
@@ -63,7 +70,14 @@ const REASONS: Record<string, string> = {
 export function SamlError() {
   const reason = new URLSearchParams(useSearch()).get("reason") ?? "";
   return (
-    <AuthLayout title="Single sign-on failed" footer={<Link href="/login" className="font-medium text-brand-700 hover:underline">Back to sign in</Link>}>
+    <AuthLayout
+      title="Single sign-on failed"
+      footer={
+        <Link href="/login" className="font-medium text-brand-700 hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
       <FormError message={REASONS[reason] ?? "We could not sign you in with single sign-on. Please try again or use another method."} />
       {reason ? <p className="mt-3 text-xs text-ink-500">Reason code: {reason}</p> : null}
     </AuthLayout>

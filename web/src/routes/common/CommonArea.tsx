@@ -12,7 +12,9 @@ function NoClientId() {
     <AuthLayout title="No team yet" subtitle="Your account is not a member of any client on Ideally.">
       <p className="text-sm text-ink-700">Ask your team's admin to invite you, or contact us to set up a trial for your organisation.</p>
       <div className="mt-6 flex gap-2">
-        <Button variant="secondary" onClick={() => void logout()}>Log out</Button>
+        <Button variant="secondary" onClick={() => void logout()}>
+          Log out
+        </Button>
         <Button onClick={() => location.assign("/")}>Try again</Button>
       </div>
     </AuthLayout>
@@ -25,8 +27,14 @@ function Mobile() {
     <AuthLayout title="Best on a larger screen" subtitle="The project editor needs room for its questions, concepts and targets.">
       <p className="text-sm text-ink-700">Open this page on a laptop or a tablet in landscape to edit the project. You can still follow your projects and read results here.</p>
       <div className="mt-6 flex gap-2">
-        <Link href="~/" className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-medium text-white">Go to my projects</Link>
-        {back ? <Link href={`~${back}`} className="inline-flex h-10 items-center rounded-lg px-4 text-sm font-medium text-ink-700 ring-1 ring-ink-200">Open anyway</Link> : null}
+        <Link href="~/" className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-medium text-white">
+          Go to my projects
+        </Link>
+        {back ? (
+          <Link href={`~${back}`} className="inline-flex h-10 items-center rounded-lg px-4 text-sm font-medium text-ink-700 ring-1 ring-ink-200">
+            Open anyway
+          </Link>
+        ) : null}
       </div>
     </AuthLayout>
   );

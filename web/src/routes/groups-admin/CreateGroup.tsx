@@ -20,10 +20,22 @@ export default function CreateGroup({ clientId }: { clientId: number }) {
     <div className="max-w-2xl">
       <PageHeader title="Create a project group" subtitle="Group projects to read their results together" />
       <Card>
-        <form className="space-y-4" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-          <Field id="cg-name" label="Name"><Input id="cg-name" value={name} onChange={(e) => setName(e.target.value)} required /></Field>
-          <Field id="cg-desc" label="Description"><Textarea id="cg-desc" rows={3} value={description} onChange={(e) => setDescription(e.target.value)} /></Field>
-          <Button type="submit" busy={busy} disabled={!name.trim()}>Create group</Button>
+        <form
+          className="space-y-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <Field id="cg-name" label="Name">
+            <Input id="cg-name" value={name} onChange={(e) => setName(e.target.value)} required />
+          </Field>
+          <Field id="cg-desc" label="Description">
+            <Textarea id="cg-desc" rows={3} value={description} onChange={(e) => setDescription(e.target.value)} />
+          </Field>
+          <Button type="submit" busy={busy} disabled={!name.trim()}>
+            Create group
+          </Button>
         </form>
       </Card>
     </div>

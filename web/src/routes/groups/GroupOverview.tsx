@@ -7,19 +7,20 @@ import { useApi } from "../../api/hooks";
 import { useGroup } from "../../features/results/group";
 import { formatCount } from "../../lib/numbers";
 
-
 export function useQualGroup() {
   const { group, filtersJson } = useGroup();
-  return useApi(["QualResultsGroup", group.id, filtersJson], () =>
-    api.GET("/api/v1/Responses/QualResultsGroup", { params: { query: { projectGroupId: String(group.id), filters: filtersJson } } }), { keepPreviousData: true });
+  return useApi(["QualResultsGroup", group.id, filtersJson], () => api.GET("/api/v1/Responses/QualResultsGroup", { params: { query: { projectGroupId: String(group.id), filters: filtersJson } } }), {
+    keepPreviousData: true,
+  });
 }
 
 export default function GroupOverview({ tab }: { tab?: string }) {
   const { group, filtersJson, clientId, projects } = useGroup();
   const { data: ws } = useApi(["WeightSumGroup", group.id, filtersJson], () =>
-    api.GET("/api/v1/Responses/WeightSumGroup", { params: { query: { projectGroupId: String(group.id), filters: filtersJson } } }));
+    api.GET("/api/v1/Responses/WeightSumGroup", { params: { query: { projectGroupId: String(group.id), filters: filtersJson } } }),
+  );
   const { data } = useQualGroup();
-  
+
   const name = (id: number) => projects.find((p) => p.id === id)?.projectName ?? `Project ${id}`;
   if (tab && tab !== "overview") return <EmptyState title="Page not found" />;
   if (!projects.length) return <EmptyState title="No projects in this group yet" />;
@@ -30,10 +31,26 @@ export default function GroupOverview({ tab }: { tab?: string }) {
   return (
     <div className="space-y-5">
       <div className="grid gap-3 sm:grid-cols-3">
-        <Card><p className="text-xs text-ink-500">Respondents</p>{ws ? <p className="text-2xl font-semibold" data-testid="group-respondents">{ws.count.toLocaleString()}</p> : <Skeleton className="h-8" />}</Card>
-        <Card><p className="text-xs text-ink-500">Projects</p><p className="text-2xl font-semibold">{projects.length}</p></Card>
+        <Card>
+          <p className="text-xs text-ink-500">Respondents</p>
+          {ws ? (
+            <p className="text-2xl font-semibold" data-testid="group-respondents">
+              {ws.count.toLocaleString()}
+            </p>
+          ) : (
+            <Skeleton className="h-8" />
+          )}
+        </Card>
+        <Card>
+          <p className="text-xs text-ink-500">Projects</p>
+          <p className="text-2xl font-semibold">{projects.length}</p>
+        </Card>
       </div>
-      {!data ? <Skeleton className="h-80" /> : !data.measures.length ? <EmptyState title="No measures for these filters" /> : (
+      {!data ? (
+        <Skeleton className="h-80" />
+      ) : !data.measures.length ? (
+        <EmptyState title="No measures for these filters" />
+      ) : (
         <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm">
           <Top2Bars title="Top-2-box: the group and each project" cells={cells} series={["Group", ...data.projectIds.map(name)]} xLegend="Measure" />
         </div>
@@ -46,7 +63,15 @@ export default function GroupOverview({ tab }: { tab?: string }) {
               <td className="px-4 py-2 font-medium">{p.projectName}</td>
               <td className="px-4 py-2">{w?.count ?? "—"}</td>
               <td className="px-4 py-2">{w ? formatCount(w.nEff) : "—"}</td>
-              <td className="px-4 py-2">{p.statusCode >= 800 ? <Link className="text-brand-700 hover:underline" href={`~/${clientId}/results/${p.id}`}>Open results</Link> : "Not ready"}</td>
+              <td className="px-4 py-2">
+                {p.statusCode >= 800 ? (
+                  <Link className="text-brand-700 hover:underline" href={`~/${clientId}/results/${p.id}`}>
+                    Open results
+                  </Link>
+                ) : (
+                  "Not ready"
+                )}
+              </td>
             </tr>
           );
         })}

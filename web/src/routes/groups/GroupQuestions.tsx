@@ -9,7 +9,9 @@ export default function GroupQuestions({ position, title }: { position: number; 
   return (
     <div>
       <h2 className="mb-3 text-xl font-semibold text-ink-900">{title}</h2>
-      {!qs.length ? <EmptyState title={`No ${title.toLowerCase()} questions in this group`} /> : (
+      {!qs.length ? (
+        <EmptyState title={`No ${title.toLowerCase()} questions in this group`} />
+      ) : (
         <ul className="space-y-2">
           {qs.map((q) => (
             <li key={q.id} className="rounded-lg border border-ink-200 bg-white p-3 shadow-sm">

@@ -6,13 +6,13 @@ import { useApi } from "../../api/hooks";
 import { useSearchState } from "../../lib/search";
 import { useGroup } from "../../features/results/group";
 
-
 export default function GroupSegments() {
   const { group, segmentIds } = useGroup();
   const [, setSearch] = useSearchState();
   // Segments belong to a version of the group: without one there is nothing to count.
   const { data } = useApi(group.activeVersionId ? ["ProjectGroupSegmentCounts", group.id] : null, () =>
-    api.GET("/api/v1/ProjectGroups({key})/ProjectGroupSegmentCounts", { params: { path: { key: String(group.id) }, query: { filters: "{}" } } }));
+    api.GET("/api/v1/ProjectGroups({key})/ProjectGroupSegmentCounts", { params: { path: { key: String(group.id) }, query: { filters: "{}" } } }),
+  );
   if (!group.activeVersionId) return <EmptyState title="No segments in this group">The group has no version yet: staff create one, then generate its segments.</EmptyState>;
   if (!data) return <Skeleton className="h-72" />;
   if (!data.segments.length) return <EmptyState title="No segments in this group">Staff generate segments for a group's version.</EmptyState>;

@@ -10,7 +10,7 @@ export default function GroupTestOptions({ tab }: { tab: string }) {
   const { projects } = useGroup();
   const [, navigate] = useLocation();
   const { data } = useQualGroup();
-  
+
   const name = (id: number) => projects.find((p) => p.id === id)?.projectName ?? `Project ${id}`;
   if (!data) return <Skeleton className="h-72" />;
   if (!data.measures.length) return <EmptyState title="No measures for these filters" />;
@@ -18,10 +18,16 @@ export default function GroupTestOptions({ tab }: { tab: string }) {
   return (
     <div className="space-y-4">
       <div className="max-w-xs">
-        <label htmlFor="group-measure" className="mb-1 block text-xs font-medium text-ink-600">Measure</label>
+        <label htmlFor="group-measure" className="mb-1 block text-xs font-medium text-ink-600">
+          Measure
+        </label>
         <Select id="group-measure" value={m ? tab : "all"} onChange={(e) => navigate(`/test-options/${e.target.value}${location.search}`)}>
           <option value="all">All measures</option>
-          {data.measures.map((x) => <option key={x.standardQuestionId} value={x.standardQuestionId}>{x.title}</option>)}
+          {data.measures.map((x) => (
+            <option key={x.standardQuestionId} value={x.standardQuestionId}>
+              {x.title}
+            </option>
+          ))}
         </Select>
       </div>
       {m ? (
@@ -34,7 +40,11 @@ export default function GroupTestOptions({ tab }: { tab: string }) {
             <tr key={x.standardQuestionId}>
               <td className="px-4 py-2 font-medium">{x.title}</td>
               <td className="px-4 py-2">{pct(x.group.top2, 1)}</td>
-              {data.projectIds.map((id) => <td key={id} className="px-4 py-2">{pct(x.projects.find((p) => p.projectId === id)?.top2, 1)}</td>)}
+              {data.projectIds.map((id) => (
+                <td key={id} className="px-4 py-2">
+                  {pct(x.projects.find((p) => p.projectId === id)?.top2, 1)}
+                </td>
+              ))}
             </tr>
           ))}
         </Table>

@@ -24,7 +24,9 @@ export default function GroupText({ questionId }: { questionId: number }) {
   const ids = projects.map((p) => p.id).join(",");
   // The markets the group's projects were fielded in: one of them filters the page.
   const { data: markets } = useApi(ids ? ["GroupMarkets", ids] : null, () =>
-    selected<Page<ProjectMarkets>>(api.GET("/api/v1/Projects", { params: { query: { $filter: `id in (${ids})`, $select: "id", $expand: "projectsRegions($select=regionId;$expand=region($select=regionName))" } } })),
+    selected<Page<ProjectMarkets>>(
+      api.GET("/api/v1/Projects", { params: { query: { $filter: `id in (${ids})`, $select: "id", $expand: "projectsRegions($select=regionId;$expand=region($select=regionName))" } } }),
+    ),
   );
   const regions = useMemo(() => {
     const m = new Map<number, string>();
@@ -42,10 +44,14 @@ export default function GroupText({ questionId }: { questionId: number }) {
     const q = await unwrap(selected<Row<"Questions", "questionText">>(api.GET("/api/v1/Questions({key})", { params: { path: { key: String(questionId) }, query: { $select: "questionText" } } })));
     const pqs = await unwrap(
       selected<Page<Row<"ProjectQuestions", "id" | "projectId">>>(
-        api.GET("/api/v1/ProjectQuestions", { params: { query: { $filter: `projectId in (${ids}) and question/questionTypeId eq 3 and question/questionText eq ${odataString(q.questionText)}`, $select: "id,projectId" } } }),
+        api.GET("/api/v1/ProjectQuestions", {
+          params: { query: { $filter: `projectId in (${ids}) and question/questionTypeId eq 3 and question/questionText eq ${odataString(q.questionText)}`, $select: "id,projectId" } },
+        }),
       ),
     );
-    const results = await Promise.all(pqs.value.map((pq) => unwrap(api.GET("/api/v1/TextResponses/ThemeResults", { params: { query: { projectId: String(pq.projectId), projectQuestionId: String(pq.id), filters } } }))));
+    const results = await Promise.all(
+      pqs.value.map((pq) => unwrap(api.GET("/api/v1/TextResponses/ThemeResults", { params: { query: { projectId: String(pq.projectId), projectQuestionId: String(pq.id), filters } } }))),
+    );
     // The projects with answers under this filter (a project not fielded in the market picked has none).
     return { data: { projects: results.filter((r) => r.answers > 0).length, merged: mergeThemes(results) }, response: new Response() };
   });
@@ -57,31 +63,49 @@ export default function GroupText({ questionId }: { questionId: number }) {
       <p className="mb-3 text-sm text-ink-600">{count ? `${total} answers` : "…"}</p>
       {regions.length > 1 ? (
         <div className="mb-4 max-w-xs">
-          <label htmlFor="group-market" className="mb-1 block text-sm font-medium text-ink-700">Market</label>
+          <label htmlFor="group-market" className="mb-1 block text-sm font-medium text-ink-700">
+            Market
+          </label>
           <Select id="group-market" value={market ?? ""} onChange={(e) => setSearch({ market: e.target.value || null, page: null })}>
             <option value="">All markets</option>
-            {regions.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+            {regions.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
           </Select>
         </div>
       ) : null}
       <section aria-labelledby="group-themes-title" className="mb-6">
-        <h3 id="group-themes-title" className="mb-2 text-base font-semibold text-ink-900">Themes</h3>
-        {!themes ? <Skeleton className="h-40" /> : !themes.merged.themes.length ? (
+        <h3 id="group-themes-title" className="mb-2 text-base font-semibold text-ink-900">
+          Themes
+        </h3>
+        {!themes ? (
+          <Skeleton className="h-40" />
+        ) : !themes.merged.themes.length ? (
           <EmptyState title="No themes yet">Themes are coded when the answers are processed.</EmptyState>
         ) : !themes.merged.answers ? (
           <EmptyState title="No answers match the filters">No respondent in this selection answered this question.</EmptyState>
         ) : (
           <>
             <p className="mb-2 text-xs text-ink-600" data-testid="group-themes-base">
-              {themes.merged.answers} answer{themes.merged.answers === 1 ? "" : "s"} from the filtered respondents in {themes.projects} project{themes.projects === 1 ? "" : "s"}: {SENTIMENTS.map((s) => `${themes.merged.bySentiment[s]} ${s.toLowerCase()}`).join(", ")}. Each project's themes, added up by name; shares of answers, unweighted; an answer may have several themes.
+              {themes.merged.answers} answer{themes.merged.answers === 1 ? "" : "s"} from the filtered respondents in {themes.projects} project{themes.projects === 1 ? "" : "s"}:{" "}
+              {SENTIMENTS.map((s) => `${themes.merged.bySentiment[s]} ${s.toLowerCase()}`).join(", ")}. Each project's themes, added up by name; shares of answers, unweighted; an answer may have
+              several themes.
             </p>
             <Table caption="Themes of the group's answers by sentiment" head={["Theme", "Answers", "Share", ...SENTIMENTS]}>
               {themes.merged.themes.map((t) => (
                 <tr key={t.name}>
-                  <th scope="row" className="px-4 py-2 text-left font-medium">{t.name}</th>
+                  <th scope="row" className="px-4 py-2 text-left font-medium">
+                    {t.name}
+                  </th>
                   <td className="px-4 py-2">{t.count}</td>
                   <td className="px-4 py-2">{pct(t.share)}</td>
-                  {SENTIMENTS.map((s) => <td key={s} className="px-4 py-2 text-ink-600">{t.bySentiment[s]}</td>)}
+                  {SENTIMENTS.map((s) => (
+                    <td key={s} className="px-4 py-2 text-ink-600">
+                      {t.bySentiment[s]}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </Table>
@@ -89,20 +113,31 @@ export default function GroupText({ questionId }: { questionId: number }) {
         )}
       </section>
       <h3 className="mb-2 text-base font-semibold text-ink-900">Answers</h3>
-      {!data ? <Skeleton className="h-60" /> : !data.value.length ? <EmptyState title="No answers" /> : (
+      {!data ? (
+        <Skeleton className="h-60" />
+      ) : !data.value.length ? (
+        <EmptyState title="No answers" />
+      ) : (
         <ul className="space-y-2" aria-label="Answers">
           {data.value.map((v) => (
             <li key={v.id} className="rounded-lg border border-ink-200 bg-white p-3 text-sm shadow-sm">
               {v.translatedText ?? v.responseText}
-              <div className="mt-1 flex gap-2 text-xs text-ink-500">{v.sentiment ? <Badge>{v.sentiment}</Badge> : null}<span>{new Date(v.createdAt).toLocaleDateString()}</span></div>
+              <div className="mt-1 flex gap-2 text-xs text-ink-500">
+                {v.sentiment ? <Badge>{v.sentiment}</Badge> : null}
+                <span>{new Date(v.createdAt).toLocaleDateString()}</span>
+              </div>
             </li>
           ))}
         </ul>
       )}
       {total > PAGE_SIZE ? (
         <div className="mt-4 flex justify-end gap-2">
-          <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setSearch({ page: page - 1 > 1 ? page - 1 : null })}>Previous</Button>
-          <Button size="sm" variant="secondary" disabled={page * PAGE_SIZE >= total} onClick={() => setSearch({ page: page + 1 })}>Next</Button>
+          <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setSearch({ page: page - 1 > 1 ? page - 1 : null })}>
+            Previous
+          </Button>
+          <Button size="sm" variant="secondary" disabled={page * PAGE_SIZE >= total} onClick={() => setSearch({ page: page + 1 })}>
+            Next
+          </Button>
         </div>
       ) : null}
     </div>

@@ -32,17 +32,39 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
   const [loc] = useLocation();
   const [search] = useSearchState();
   const { data: group, error } = useApi(Number.isInteger(groupId) ? ["ProjectGroups", groupId] : null, () =>
-    selected<Group>(api.GET("/api/v1/ProjectGroups({key})", {
-      params: { path: { key: String(groupId) }, query: { $select: "id,name,description,activeVersionId", $expand: "activeVersion($select=id,versionNumber,name;$expand=projects($select=id,projectName,statusCode)),projectGroupVersions($select=id;$expand=projects($select=id,projectName,statusCode))" } },
-    })),
+    selected<Group>(
+      api.GET("/api/v1/ProjectGroups({key})", {
+        params: {
+          path: { key: String(groupId) },
+          query: {
+            $select: "id,name,description,activeVersionId",
+            $expand:
+              "activeVersion($select=id,versionNumber,name;$expand=projects($select=id,projectName,statusCode)),projectGroupVersions($select=id;$expand=projects($select=id,projectName,statusCode))",
+          },
+        },
+      }),
+    ),
   );
   const { data: questions } = useApi(group?.activeVersionId ? ["ProjectGroupQuestions", group.activeVersionId] : null, () =>
-    selected<Page<GroupQuestion>>(api.GET("/api/v1/ProjectGroupQuestions", {
-      params: { query: { $filter: `projectGroupVersionId eq ${group!.activeVersionId} and isHidden eq false`, $orderby: "questionPositionId,sortOrder", $select: "id,questionId,questionPositionId,title,sortOrder", $expand: "question($select=id,questionText,questionTypeId)" } },
-    })),
+    selected<Page<GroupQuestion>>(
+      api.GET("/api/v1/ProjectGroupQuestions", {
+        params: {
+          query: {
+            $filter: `projectGroupVersionId eq ${group!.activeVersionId} and isHidden eq false`,
+            $orderby: "questionPositionId,sortOrder",
+            $select: "id,questionId,questionPositionId,title,sortOrder",
+            $expand: "question($select=id,questionText,questionTypeId)",
+          },
+        },
+      }),
+    ),
   );
   const { data: tags } = useApi(["ProjectGroupTags", groupId], () =>
-    selected<Page<Row<"ProjectGroupTags", "projectId", { project: Row<"Projects", "id" | "projectName" | "statusCode"> | null }>>>(api.GET("/api/v1/ProjectGroupTags", { params: { query: { $filter: `projectGroupId eq ${groupId} and projectId ne null`, $select: "projectId", $expand: "project($select=id,projectName,statusCode)" } } })),
+    selected<Page<Row<"ProjectGroupTags", "projectId", { project: Row<"Projects", "id" | "projectName" | "statusCode"> | null }>>>(
+      api.GET("/api/v1/ProjectGroupTags", {
+        params: { query: { $filter: `projectGroupId eq ${groupId} and projectId ne null`, $select: "projectId", $expand: "project($select=id,projectName,statusCode)" } },
+      }),
+    ),
   );
   // A group's projects, as the API pools them: those on any of its versions (a usage-and-attitude
   // seed project stays on the version it was made for) and those tagged into it.
@@ -56,7 +78,10 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
   const segKey = (Array.isArray(search.groupSegments) ? search.groupSegments.map(Number).filter(Number.isInteger) : []).join(",");
   const segmentIds = useMemo(() => (segKey ? segKey.split(",").map(Number) : []), [segKey]);
   const filtersJson = JSON.stringify(segmentIds.length ? { projectGroupSegmentIds: segmentIds } : {});
-  const ctx = useMemo(() => (group && tags ? { clientId, group, projects, questions: questions?.value ?? [], filtersJson, segmentIds } : null), [clientId, group, tags, projects, questions, filtersJson, segmentIds]);
+  const ctx = useMemo(
+    () => (group && tags ? { clientId, group, projects, questions: questions?.value ?? [], filtersJson, segmentIds } : null),
+    [clientId, group, tags, projects, questions, filtersJson, segmentIds],
+  );
   if (error) return <EmptyState title="Project group not found">It may have been deleted, or it belongs to another team.</EmptyState>;
   if (!ctx || !group) return <PageSkeleton />;
   const here = loc.replace(/^\//, "");
@@ -64,7 +89,9 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
   return (
     <GroupCtx.Provider value={ctx}>
       <div className="mb-5">
-        <p className="text-xs font-medium text-ink-500">Project group · {group.activeVersion ? `version ${group.activeVersion.versionNumber}` : "no active version"} · {projects.length} project{projects.length === 1 ? "" : "s"}</p>
+        <p className="text-xs font-medium text-ink-500">
+          Project group · {group.activeVersion ? `version ${group.activeVersion.versionNumber}` : "no active version"} · {projects.length} project{projects.length === 1 ? "" : "s"}
+        </p>
         <h1 className="text-2xl font-semibold text-ink-900">{group.name}</h1>
         {group.description ? <p className="mt-1 text-sm text-ink-600">{group.description}</p> : null}
       </div>
@@ -72,7 +99,12 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
         {NAV.map((n) => {
           const active = n.href === "" ? here === "" || here === "overview" : here.startsWith(n.href.split("/")[0]!);
           return (
-            <Link key={n.label} href={`/${n.href}${qs}`} aria-current={active ? "page" : undefined} className={cx("-mb-px border-b-2 px-3 py-2.5 text-sm font-medium whitespace-nowrap", active ? "border-brand-600 text-brand-700" : "border-transparent text-ink-600 hover:text-ink-900")}>
+            <Link
+              key={n.label}
+              href={`/${n.href}${qs}`}
+              aria-current={active ? "page" : undefined}
+              className={cx("-mb-px border-b-2 px-3 py-2.5 text-sm font-medium whitespace-nowrap", active ? "border-brand-600 text-brand-700" : "border-transparent text-ink-600 hover:text-ink-900")}
+            >
               {n.label}
             </Link>
           );
@@ -80,10 +112,18 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
       </nav>
       <Suspense fallback={<PageSkeleton />}>
         <Switch>
-          <Route path="/segments"><GroupSegments /></Route>
-          <Route path="/occasions"><GroupQuestions position={10} title="Occasions" /></Route>
-          <Route path="/needs"><GroupQuestions position={11} title="Needs" /></Route>
-          <Route path="/u-and-a"><GroupQuestions position={12} title="Usage & attitude" /></Route>
+          <Route path="/segments">
+            <GroupSegments />
+          </Route>
+          <Route path="/occasions">
+            <GroupQuestions position={10} title="Occasions" />
+          </Route>
+          <Route path="/needs">
+            <GroupQuestions position={11} title="Needs" />
+          </Route>
+          <Route path="/u-and-a">
+            <GroupQuestions position={12} title="Usage & attitude" />
+          </Route>
           <Route path="/qual/:questionId">{(p) => <GroupQual questionId={Number(p.questionId)} />}</Route>
           <Route path="/text/:questionId">{(p) => <GroupText questionId={Number(p.questionId)} />}</Route>
           <Route path="/test-options/:tab">{(p) => <GroupTestOptions tab={p.tab} />}</Route>

@@ -15,9 +15,7 @@ import { MARKET_REACH_FRAMEWORK, offersMarketReach } from "../../features/projec
 type Framework = Row<"Frameworks", "id" | "title" | "projectTypeId" | "description" | "sortOrder">;
 
 export function useFrameworks() {
-  return useApi(["Frameworks"], () =>
-    selected<Page<Framework>>(api.GET("/api/v1/Frameworks", { params: { query: { $orderby: "sortOrder", $top: 100 } } })),
-  );
+  return useApi(["Frameworks"], () => selected<Page<Framework>>(api.GET("/api/v1/Frameworks", { params: { query: { $orderby: "sortOrder", $top: 100 } } })));
 }
 
 export function useRegions() {
@@ -41,7 +39,7 @@ export function CreateProjectDialog({ client, onClose }: { client: CurrentClient
   const reach = offersMarketReach(me);
   // Market reach only where its results can be seen (the MarketReach flag).
   const fits = useMemo(() => (frameworks?.value ?? []).filter((f) => f.projectTypeId === typeId && f.id !== 3998 && (reach || f.id !== MARKET_REACH_FRAMEWORK)), [frameworks, typeId, reach]);
-  const chosenFramework = frameworkId && fits.some((f) => f.id === frameworkId) ? frameworkId : fits[0]?.id ?? null;
+  const chosenFramework = frameworkId && fits.some((f) => f.id === frameworkId) ? frameworkId : (fits[0]?.id ?? null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -57,7 +55,7 @@ export function CreateProjectDialog({ client, onClose }: { client: CurrentClient
       onClose();
       navigate(`~/${client.id}/projects/${p.id}`);
     } catch (err) {
-      setError(err instanceof ApiError ? (err.errors?.map((x) => x.message).join("; ") || err.message) : String(err));
+      setError(err instanceof ApiError ? err.errors?.map((x) => x.message).join("; ") || err.message : String(err));
     } finally {
       setBusy(false);
     }
@@ -71,18 +69,29 @@ export function CreateProjectDialog({ client, onClose }: { client: CurrentClient
       title="New project"
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="create-project" busy={busy} disabled={!name.trim() || !chosenFramework}>Create project</Button>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="create-project" busy={busy} disabled={!name.trim() || !chosenFramework}>
+            Create project
+          </Button>
         </>
       }
     >
       <form id="create-project" onSubmit={submit} className="space-y-4">
-        {error ? <p role="alert" className="rounded-lg bg-rose-50 px-3 py-2 text-rose-800">{error}</p> : null}
+        {error ? (
+          <p role="alert" className="rounded-lg bg-rose-50 px-3 py-2 text-rose-800">
+            {error}
+          </p>
+        ) : null}
         <fieldset>
           <legend className="mb-1.5 text-sm font-medium text-ink-800">What are you testing?</legend>
           <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
             {Object.entries(PROJECT_TYPES).map(([id, label]) => (
-              <label key={id} className={`flex cursor-pointer items-center justify-center rounded-lg px-3 py-2 text-sm font-medium ring-1 ${typeId === Number(id) ? "bg-brand-50 text-brand-800 ring-brand-400" : "ring-ink-200 hover:bg-ink-50"}`}>
+              <label
+                key={id}
+                className={`flex cursor-pointer items-center justify-center rounded-lg px-3 py-2 text-sm font-medium ring-1 ${typeId === Number(id) ? "bg-brand-50 text-brand-800 ring-brand-400" : "ring-ink-200 hover:bg-ink-50"}`}
+              >
                 <input type="radio" name="projectType" value={id} className="sr-only" checked={typeId === Number(id)} onChange={() => setTypeId(Number(id))} />
                 {label}
               </label>
@@ -92,7 +101,9 @@ export function CreateProjectDialog({ client, onClose }: { client: CurrentClient
         <Field id="framework" label="Framework">
           <Select id="framework" value={chosenFramework ?? ""} onChange={(e) => setFrameworkId(Number(e.target.value))}>
             {fits.map((f) => (
-              <option key={f.id} value={f.id}>{f.title}</option>
+              <option key={f.id} value={f.id}>
+                {f.title}
+              </option>
             ))}
           </Select>
         </Field>

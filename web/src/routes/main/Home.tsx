@@ -36,11 +36,15 @@ function ApprovalsInbox({ client }: { client: CurrentClient }) {
   const query = { $select: "id,projectName,statusCode,submittedAt", $filter: `clientId eq ${client.id} and statusCode eq 50`, $orderby: "submittedAt", $top: 50 };
   const { data, mutate } = useApi(["Projects", client.id, "approvals"], () => api.GET("/api/v1/Projects", { params: { query } }));
   useProjectEvents(() => void mutate());
-  const rows = (data?.value ?? []).flatMap((p) => (p.id !== undefined && p.statusCode !== undefined ? [{ id: p.id, statusCode: p.statusCode, name: p.projectName ?? "", submittedAt: p.submittedAt ?? null }] : []));
+  const rows = (data?.value ?? []).flatMap((p) =>
+    p.id !== undefined && p.statusCode !== undefined ? [{ id: p.id, statusCode: p.statusCode, name: p.projectName ?? "", submittedAt: p.submittedAt ?? null }] : [],
+  );
   if (!rows.length) return null;
   return (
     <section aria-labelledby="approvals-title" className="mb-6 rounded-xl border border-amber-200 bg-amber-50 p-4">
-      <h2 id="approvals-title" className="text-sm font-semibold text-amber-900">Waiting for your approval ({rows.length})</h2>
+      <h2 id="approvals-title" className="text-sm font-semibold text-amber-900">
+        Waiting for your approval ({rows.length})
+      </h2>
       <ul className="mt-2 space-y-1 text-sm">
         {rows.map((p) => (
           <li key={p.id} className="flex flex-wrap items-baseline gap-x-2">
@@ -63,11 +67,9 @@ export default function Home({ client }: { client: CurrentClient }) {
   const status = String(search.status ?? "");
   const type = String(search.type ?? "");
   const page = Math.max(0, Number(search.page ?? 0) || 0);
-  const filters = [
-    q ? `contains(tolower(projectName),${odataString(q.toLowerCase())})` : "",
-    STATUS_GROUPS[status]?.filter ?? "",
-    /^[1-4]$/.test(type) ? `projectTypeId eq ${type}` : "",
-  ].filter(Boolean);
+  const filters = [q ? `contains(tolower(projectName),${odataString(q.toLowerCase())})` : "", STATUS_GROUPS[status]?.filter ?? "", /^[1-4]$/.test(type) ? `projectTypeId eq ${type}` : ""].filter(
+    Boolean,
+  );
   const query = {
     $select: "id,projectName,projectTypeId,statusCode,createdAt,updatedAt",
     $expand: "projectsRegions($select=regionId;$expand=region($select=regionName))",
@@ -77,9 +79,7 @@ export default function Home({ client }: { client: CurrentClient }) {
     $skip: page * PAGE,
     ...(filters.length ? { $filter: filters.join(" and ") } : {}),
   };
-  const { data, isLoading, mutate } = useApi(["Projects", client.id, query], () =>
-    selected<Page<ProjectRow>>(api.GET("/api/v1/Projects", { params: { query } })),
-  );
+  const { data, isLoading, mutate } = useApi(["Projects", client.id, query], () => selected<Page<ProjectRow>>(api.GET("/api/v1/Projects", { params: { query } })));
   useProjectEvents(() => void mutate());
   const canCreate = hasPolicy(policies, client.id, "TeamUser");
   const total = data?.["@odata.count"] ?? 0;
@@ -94,20 +94,30 @@ export default function Home({ client }: { client: CurrentClient }) {
       <InvitationsNotice />
       {hasPolicy(policies, client.id, "TeamAdmin") ? <ApprovalsInbox client={client} /> : null}
       <div className="mb-4 grid gap-3 sm:grid-cols-[1fr_12rem_10rem]">
-        <label className="sr-only" htmlFor="project-search">Search projects</label>
+        <label className="sr-only" htmlFor="project-search">
+          Search projects
+        </label>
         <Input id="project-search" type="search" placeholder="Search projects" defaultValue={q} onChange={(e) => setSearch({ q: e.target.value, page: null })} />
-        <label className="sr-only" htmlFor="status-filter">Status</label>
+        <label className="sr-only" htmlFor="status-filter">
+          Status
+        </label>
         <Select id="status-filter" value={status} onChange={(e) => setSearch({ status: e.target.value, page: null })}>
           <option value="">All statuses</option>
           {Object.entries(STATUS_GROUPS).map(([k, g]) => (
-            <option key={k} value={k}>{g.label}</option>
+            <option key={k} value={k}>
+              {g.label}
+            </option>
           ))}
         </Select>
-        <label className="sr-only" htmlFor="type-filter">Type</label>
+        <label className="sr-only" htmlFor="type-filter">
+          Type
+        </label>
         <Select id="type-filter" value={type} onChange={(e) => setSearch({ type: e.target.value, page: null })}>
           <option value="">All types</option>
           {Object.entries(PROJECT_TYPES).map(([k, t]) => (
-            <option key={k} value={k}>{t}</option>
+            <option key={k} value={k}>
+              {t}
+            </option>
           ))}
         </Select>
       </div>
@@ -134,7 +144,12 @@ export default function Home({ client }: { client: CurrentClient }) {
                   <Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode] ?? p.statusCode}</Badge>
                   <span>{PROJECT_TYPES[p.projectTypeId]}</span>
                   <span>·</span>
-                  <span>{p.projectsRegions.map((r) => r.region?.regionName).filter(Boolean).join(", ") || "—"}</span>
+                  <span>
+                    {p.projectsRegions
+                      .map((r) => r.region?.regionName)
+                      .filter(Boolean)
+                      .join(", ") || "—"}
+                  </span>
                   <span>·</span>
                   <span>{new Date(p.createdAt).toLocaleDateString()}</span>
                 </div>
@@ -151,8 +166,15 @@ export default function Home({ client }: { client: CurrentClient }) {
                     </ProjectLinkTo>
                   </td>
                   <td className="px-4 py-3 text-ink-700">{PROJECT_TYPES[p.projectTypeId]}</td>
-                  <td className="px-4 py-3"><Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode] ?? p.statusCode}</Badge></td>
-                  <td className="px-4 py-3 text-ink-700">{p.projectsRegions.map((r) => r.region?.regionName).filter(Boolean).join(", ") || "—"}</td>
+                  <td className="px-4 py-3">
+                    <Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode] ?? p.statusCode}</Badge>
+                  </td>
+                  <td className="px-4 py-3 text-ink-700">
+                    {p.projectsRegions
+                      .map((r) => r.region?.regionName)
+                      .filter(Boolean)
+                      .join(", ") || "—"}
+                  </td>
                   <td className="px-4 py-3 whitespace-nowrap text-ink-600">{new Date(p.createdAt).toLocaleDateString()}</td>
                 </tr>
               ))}

@@ -68,23 +68,32 @@ export default function ProjectPage({ client }: { client: CurrentClient }) {
   const later = projectLink(client.id, project);
   return (
     <div className="pb-32">
-      <PageHeader title={project.projectName} subtitle={<ProjectTitle project={project} />} actions={
+      <PageHeader
+        title={project.projectName}
+        subtitle={<ProjectTitle project={project} />}
+        actions={
           <>
-            {!access.shared ? <Link href={`~${base}/preview`} className="rounded-lg px-2.5 py-1.5 text-sm font-medium text-brand-700 underline">Preview as a respondent</Link> : null}
+            {!access.shared ? (
+              <Link href={`~${base}/preview`} className="rounded-lg px-2.5 py-1.5 text-sm font-medium text-brand-700 underline">
+                Preview as a respondent
+              </Link>
+            ) : null}
             {access.canWrite ? <ProjectActions client={client} project={project} /> : null}
           </>
         }
       />
       <SharedProjectNote access={access} />
       {!access.canWrite && !access.shared ? (
-        <p role="note" className="mb-4 rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-900">You can read this project's set-up; your role does not change projects.</p>
+        <p role="note" className="mb-4 rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-900">
+          You can read this project's set-up; your role does not change projects.
+        </p>
       ) : !editable && access.canWrite ? (
         <p role="note" className="mb-4 rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-900">
-          {project.statusCode < 200
-            ? "This project has been submitted: its set-up is fixed. Unsubmit it to make changes."
-            : "This project is past set-up; you are looking at its test set-up."}{" "}
+          {project.statusCode < 200 ? "This project has been submitted: its set-up is fixed. Unsubmit it to make changes." : "This project is past set-up; you are looking at its test set-up."}{" "}
           {project.statusCode >= 200 && later.kind === "navigate" && later.href !== base ? (
-            <Link className="font-medium underline" href={`~${later.href}`}>Go to where it stands</Link>
+            <Link className="font-medium underline" href={`~${later.href}`}>
+              Go to where it stands
+            </Link>
           ) : null}
         </p>
       ) : null}

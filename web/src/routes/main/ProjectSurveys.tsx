@@ -19,8 +19,25 @@ import { SAMPLE_SOURCE_TEXT, fieldPeriodText } from "../../features/fielding";
 import { CopyValue } from "../../components/CopyValue";
 
 type RunCount = Schemas["DecipherCompletesCountsResult"]["value"][number];
-type ScheduleRow = { id: number; regionId: number; waveNumber: number | null; scheduleDate: string; isCustomerPanel: boolean; sampleSize: number | null; launchState: string; blockedReason: string | null; chargeStatus: string; creditAmount: number | null };
-type SchedulingState = { waveMode: boolean; nextScheduleDate: string | null; wavesRun: number; wavesUpcoming: number; regions: { regionId: number; regionName: string; upcoming: ScheduleRow[]; past: ScheduleRow[] }[] };
+type ScheduleRow = {
+  id: number;
+  regionId: number;
+  waveNumber: number | null;
+  scheduleDate: string;
+  isCustomerPanel: boolean;
+  sampleSize: number | null;
+  launchState: string;
+  blockedReason: string | null;
+  chargeStatus: string;
+  creditAmount: number | null;
+};
+type SchedulingState = {
+  waveMode: boolean;
+  nextScheduleDate: string | null;
+  wavesRun: number;
+  wavesUpcoming: number;
+  regions: { regionId: number; regionName: string; upcoming: ScheduleRow[]; past: ScheduleRow[] }[];
+};
 
 export const SURVEY_STATUSES: Record<number, string> = { 0: "Draft", 10: "Testing", 50: "Live", 90: "Closed", 130: "Dev", 1000: "ErrorXml", 1010: "ErrorProcessing" };
 
@@ -38,7 +55,14 @@ function Steps({ status }: { status: number }) {
   return (
     <ol className="grid grid-cols-2 gap-2 sm:grid-cols-5" aria-label="Progress">
       {STEPS.map((s, i) => (
-        <li key={s.code} aria-current={i === current ? "step" : undefined} className={cx("rounded-lg border px-3 py-2 text-sm", i < current ? "border-emerald-200 bg-emerald-50 text-emerald-900" : i === current ? "border-brand-300 bg-brand-50 font-semibold text-brand-900" : "border-ink-200 text-ink-500")}>
+        <li
+          key={s.code}
+          aria-current={i === current ? "step" : undefined}
+          className={cx(
+            "rounded-lg border px-3 py-2 text-sm",
+            i < current ? "border-emerald-200 bg-emerald-50 text-emerald-900" : i === current ? "border-brand-300 bg-brand-50 font-semibold text-brand-900" : "border-ink-200 text-ink-500",
+          )}
+        >
           <span className="block text-xs">Step {i + 1}</span>
           {s.label}
         </li>
@@ -65,7 +89,14 @@ function QuotaProgress({ group, title }: { group: RunCount["quotas"][number]; ti
                   {full ? " · full" : ""}
                 </span>
               </div>
-              <div className="mt-1.5 h-2 overflow-hidden rounded-full bg-ink-100" role="progressbar" aria-label={`${c.label}: completes in the quota cell`} aria-valuenow={c.completes} aria-valuemin={0} aria-valuemax={c.target}>
+              <div
+                className="mt-1.5 h-2 overflow-hidden rounded-full bg-ink-100"
+                role="progressbar"
+                aria-label={`${c.label}: completes in the quota cell`}
+                aria-valuenow={c.completes}
+                aria-valuemin={0}
+                aria-valuemax={c.target}
+              >
                 <div className={full ? "h-full bg-emerald-600" : "h-full bg-brand-600"} style={{ width: `${pct}%` }} />
               </div>
             </li>
@@ -80,7 +111,9 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
   const params = useParams<{ projectId: string }>();
   const projectId = Number(params.projectId);
   const { data: project } = useEditorProject(projectId);
-  const counts = useApi<{ value: RunCount[] }>(project ? ["DecipherCompletesCounts", projectId] : null, () => api.GET("/api/v1/Projects({key})/DecipherCompletesCounts", { params: keyPath(projectId) }));
+  const counts = useApi<{ value: RunCount[] }>(project ? ["DecipherCompletesCounts", projectId] : null, () =>
+    api.GET("/api/v1/Projects({key})/DecipherCompletesCounts", { params: keyPath(projectId) }),
+  );
   const scheduling = useApi<SchedulingState>(project ? ["SchedulingState", projectId] : null, () => api.GET("/api/v1/Projects({key})/SchedulingState", { params: keyPath(projectId) }));
   useProjectEvents(() => {
     void counts.mutate();
@@ -97,7 +130,8 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
     [counts],
   );
   if (!project) return <PageSkeleton />;
-  const regionName = (id: number) => project.projectsRegions.find((r) => r.regionId === id)?.region?.regionName ?? scheduling.data?.regions.find((r) => r.regionId === id)?.regionName ?? `Region ${id}`;
+  const regionName = (id: number) =>
+    project.projectsRegions.find((r) => r.regionId === id)?.region?.regionName ?? scheduling.data?.regions.find((r) => r.regionId === id)?.regionName ?? `Region ${id}`;
   const runs = counts.data?.value ?? [];
 
   return (
@@ -134,19 +168,32 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
                 return (
                   <tr key={r.surveyRunId}>
                     <td className="px-4 py-2.5 font-medium">{regionName(r.regionId)}</td>
-                    <td className="px-4 py-2.5" data-testid="sample-source">{SAMPLE_SOURCE_TEXT[r.sampleSource]}</td>
+                    <td className="px-4 py-2.5" data-testid="sample-source">
+                      {SAMPLE_SOURCE_TEXT[r.sampleSource]}
+                    </td>
                     <td className="px-4 py-2.5">{r.waveNumber ?? "—"}</td>
-                    <td className="px-4 py-2.5"><Badge tone={r.surveyStatusId === 50 ? "green" : r.surveyStatusId >= 1000 ? "red" : "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge></td>
+                    <td className="px-4 py-2.5">
+                      <Badge tone={r.surveyStatusId === 50 ? "green" : r.surveyStatusId >= 1000 ? "red" : "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge>
+                    </td>
                     <td className="px-4 py-2.5" data-testid="field-period">
                       <Badge tone={period.tone}>{period.label}</Badge>
                       {period.detail ? <p className="mt-1 max-w-xs text-xs text-ink-600">{period.detail}</p> : null}
                     </td>
                     <td className="px-4 py-2.5">
                       <div className="flex items-center gap-2">
-                        <div className="h-2 w-24 overflow-hidden rounded-full bg-ink-100" role="progressbar" aria-label={`Completes in ${regionName(r.regionId)}`} aria-valuenow={r.complete} aria-valuemin={0} aria-valuemax={r.targetCompletes ?? undefined}>
+                        <div
+                          className="h-2 w-24 overflow-hidden rounded-full bg-ink-100"
+                          role="progressbar"
+                          aria-label={`Completes in ${regionName(r.regionId)}`}
+                          aria-valuenow={r.complete}
+                          aria-valuemin={0}
+                          aria-valuemax={r.targetCompletes ?? undefined}
+                        >
                           <div className="h-full bg-brand-600" style={{ width: `${pct}%` }} />
                         </div>
-                        <span className="whitespace-nowrap" data-testid="completes">{r.complete} / {r.targetCompletes ?? "—"}</span>
+                        <span className="whitespace-nowrap" data-testid="completes">
+                          {r.complete} / {r.targetCompletes ?? "—"}
+                        </span>
                       </div>
                     </td>
                     <td className="px-4 py-2.5">{r.screenedOut}</td>
@@ -159,9 +206,7 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
             <div className="mt-5 space-y-4" data-testid="quota-progress">
               <h3 className="text-sm font-semibold text-ink-900">Quota cells</h3>
               {runs.flatMap((r) =>
-                r.quotas.map((g) => (
-                  <QuotaProgress key={`${r.surveyRunId}-${g.key}`} group={g} title={`${g.question}, ${regionName(r.regionId)}${r.waveNumber ? `, wave ${r.waveNumber}` : ""}`} />
-                )),
+                r.quotas.map((g) => <QuotaProgress key={`${r.surveyRunId}-${g.key}`} group={g} title={`${g.question}, ${regionName(r.regionId)}${r.waveNumber ? `, wave ${r.waveNumber}` : ""}`} />),
               )}
             </div>
           ) : null}
@@ -170,7 +215,14 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
               <p className="text-sm text-ink-700">Your own panel answers through these links: send them to your list. Anyone with a link can answer; completes count toward the run's target.</p>
               {runs.flatMap((r) =>
                 r.respondentLink
-                  ? [<CopyValue key={r.surveyRunId} id={`respondent-link-${r.surveyRunId}`} label={`Respondent link, ${regionName(r.regionId)}${r.waveNumber ? `, wave ${r.waveNumber}` : ""}`} value={r.respondentLink} />]
+                  ? [
+                      <CopyValue
+                        key={r.surveyRunId}
+                        id={`respondent-link-${r.surveyRunId}`}
+                        label={`Respondent link, ${regionName(r.regionId)}${r.waveNumber ? `, wave ${r.waveNumber}` : ""}`}
+                        value={r.respondentLink}
+                      />,
+                    ]
                   : [],
               )}
             </div>
@@ -181,12 +233,18 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
             <Skeleton className="h-24" />
           ) : (
             <>
-              <p className="mb-3 text-sm text-ink-600">Waves run: {scheduling.data.wavesRun} · to come: {scheduling.data.wavesUpcoming}{scheduling.data.waveMode ? " · wave mode" : ""}</p>
+              <p className="mb-3 text-sm text-ink-600">
+                Waves run: {scheduling.data.wavesRun} · to come: {scheduling.data.wavesUpcoming}
+                {scheduling.data.waveMode ? " · wave mode" : ""}
+              </p>
               <Table head={["Market", "Wave", "Date", "State", "Credits"]} caption="Waves">
                 {scheduling.data.regions.flatMap((reg) =>
                   [...reg.past, ...reg.upcoming].map((s) => (
                     <tr key={s.id}>
-                      <td className="px-4 py-2.5">{reg.regionName}{s.isCustomerPanel ? " (customer panel)" : ""}</td>
+                      <td className="px-4 py-2.5">
+                        {reg.regionName}
+                        {s.isCustomerPanel ? " (customer panel)" : ""}
+                      </td>
                       <td className="px-4 py-2.5">{s.waveNumber ?? "—"}</td>
                       <td className="px-4 py-2.5">{dateText(s.scheduleDate)}</td>
                       <td className="px-4 py-2.5">

@@ -12,7 +12,14 @@ const theme = {
 
 export type BarDatum = { label: string; value: number };
 
-export function BarChart({ data, label, unit, color = "#4f46e5", horizontal = false, height = 240 }: {
+export function BarChart({
+  data,
+  label,
+  unit,
+  color = "#4f46e5",
+  horizontal = false,
+  height = 240,
+}: {
   data: BarDatum[];
   label: string;
   unit: string;
@@ -51,7 +58,9 @@ export function BarChart({ data, label, unit, color = "#4f46e5", horizontal = fa
           {data.map((d) => (
             <tr key={d.label}>
               <th scope="row">{d.label}</th>
-              <td>{d.value.toLocaleString("en")} {unit}</td>
+              <td>
+                {d.value.toLocaleString("en")} {unit}
+              </td>
             </tr>
           ))}
         </tbody>

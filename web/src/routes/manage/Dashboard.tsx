@@ -17,7 +17,6 @@ const ACTIVE_DAYS = 30;
 const PAGE = 1000;
 const MAX_PAGES = 20;
 
-
 /** Every row of a list (pages of 1000, the server's $top limit), for month sums. */
 async function allRows<T>(pageOf: (top: number, skip: number) => Promise<{ data?: Page<T>; error?: unknown; response: Response }>): Promise<T[]> {
   const out: T[] = [];
@@ -35,15 +34,16 @@ export default function Dashboard({ client, view }: ManageProps & { view: "dashb
   const stats = useApi(["Clients/ClientSubStats", client.id, "descendants"], () =>
     api.GET("/api/v1/Clients({key})/ClientSubStats", { params: { path: { key: String(client.id) } }, headers: headersFor(client.id, "descendants") }),
   );
-  const people = useApi(["Users/CognitoStatus", client.id, "descendants"], () =>
-    api.GET("/api/v1/Users/CognitoStatus", { headers: headersFor(client.id, "descendants") }),
-  );
+  const people = useApi(["Users/CognitoStatus", client.id, "descendants"], () => api.GET("/api/v1/Users/CognitoStatus", { headers: headersFor(client.id, "descendants") }));
   const charts = view !== "overview";
   // Several pages of rows, so swr directly rather than useApi's one call.
   const projects = useSWR(charts ? ["dashboard/projects", client.id, since] : null, () =>
     allRows((top, skip) =>
       selected<Page<Row<"Projects", "createdAt">>>(
-        api.GET("/api/v1/Projects", { params: { query: { $select: "id,createdAt", $filter: `createdAt ge ${since}`, $orderby: "id", $top: top, $skip: skip } }, headers: headersFor(client.id, "descendants") }),
+        api.GET("/api/v1/Projects", {
+          params: { query: { $select: "id,createdAt", $filter: `createdAt ge ${since}`, $orderby: "id", $top: top, $skip: skip } },
+          headers: headersFor(client.id, "descendants"),
+        }),
       ),
     ),
   );
@@ -81,13 +81,36 @@ export default function Dashboard({ client, view }: ManageProps & { view: "dashb
       {charts ? (
         <div className="mb-6 grid gap-4 lg:grid-cols-2">
           <Card title={`Projects started per month · ${monthLabel(months[0]!, true)} to ${monthLabel(months.at(-1)!, true)}`}>
-            {projects.isLoading || !projects.data ? <Skeleton className="h-60" /> : <BarChart label="Projects started per month" unit="projects" data={perMonth(projects.data, months, (p) => p.createdAt, () => 1).map((m) => ({ label: monthLabel(m.month), value: m.value }))} />}
+            {projects.isLoading || !projects.data ? (
+              <Skeleton className="h-60" />
+            ) : (
+              <BarChart
+                label="Projects started per month"
+                unit="projects"
+                data={perMonth(
+                  projects.data,
+                  months,
+                  (p) => p.createdAt,
+                  () => 1,
+                ).map((m) => ({ label: monthLabel(m.month), value: m.value }))}
+              />
+            )}
           </Card>
           <Card title={`Credits spent per month · ${monthLabel(months[0]!, true)} to ${monthLabel(months.at(-1)!, true)}`}>
             {spend.isLoading || !spend.data ? (
               <Skeleton className="h-60" />
             ) : (
-              <BarChart label="Credits spent per month" unit="credits" color="#0e9384" data={perMonth(spend.data, months, (l) => l.createdAt, (l) => -l.creditAmount).map((m) => ({ label: monthLabel(m.month), value: m.value }))} />
+              <BarChart
+                label="Credits spent per month"
+                unit="credits"
+                color="#0e9384"
+                data={perMonth(
+                  spend.data,
+                  months,
+                  (l) => l.createdAt,
+                  (l) => -l.creditAmount,
+                ).map((m) => ({ label: monthLabel(m.month), value: m.value }))}
+              />
             )}
           </Card>
           <Card title="Teams' usage this year" className="lg:col-span-2">
@@ -96,7 +119,14 @@ export default function Dashboard({ client, view }: ManageProps & { view: "dashb
             ) : !teams.length ? (
               <p className="text-sm text-ink-600">No teams beneath {client.name} yet.</p>
             ) : (
-              <BarChart horizontal label="Credits spent this year per team" unit="credits" color="#7a5af8" height={Math.max(120, teams.length * 44 + 40)} data={teams.map((t) => ({ label: t.name, value: t.spendThisYear }))} />
+              <BarChart
+                horizontal
+                label="Credits spent this year per team"
+                unit="credits"
+                color="#7a5af8"
+                height={Math.max(120, teams.length * 44 + 40)}
+                data={teams.map((t) => ({ label: t.name, value: t.spendThisYear }))}
+              />
             )}
           </Card>
         </div>
@@ -130,7 +160,9 @@ export default function Dashboard({ client, view }: ManageProps & { view: "dashb
               <Table head={["Client", "Balance", "Spent this year", "Runs this year", "Projects"]} caption={`Clients beneath ${client.name}`}>
                 {stats.data.children.map((c) => (
                   <tr key={c.clientId}>
-                    <td className="px-4 py-3 whitespace-nowrap"><span className="font-medium text-ink-900">{c.name}</span> <span className="text-xs text-ink-500">{c.tier}</span></td>
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      <span className="font-medium text-ink-900">{c.name}</span> <span className="text-xs text-ink-500">{c.tier}</span>
+                    </td>
                     <td className="px-4 py-3 tabular-nums">{formatCredits(c.balance)}</td>
                     <td className="px-4 py-3 tabular-nums">{formatCredits(c.spendThisYear)}</td>
                     <td className="px-4 py-3 tabular-nums">{c.runsThisYear}</td>

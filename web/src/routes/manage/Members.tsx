@@ -16,7 +16,11 @@ import { fieldErrors, formatDateTime, headersFor, personName, scopeOf, subtreeOf
 import { HiddenHead } from "./parts";
 import { FormModal } from "../../components/FormModal";
 
-type Membership = Row<"UserAndClients", "id" | "userId" | "clientId" | "roleId", { client: Row<"Clients", "id" | "name" | "tier"> | null; user: Row<"Users", "id" | "email" | "firstName" | "lastName"> | null }>;
+type Membership = Row<
+  "UserAndClients",
+  "id" | "userId" | "clientId" | "roleId",
+  { client: Row<"Clients", "id" | "name" | "tier"> | null; user: Row<"Users", "id" | "email" | "firstName" | "lastName"> | null }
+>;
 type LoginStatus = Schemas["UserLoginStatus"]["value"][number];
 type Status = LoginStatus["status"];
 
@@ -55,15 +59,9 @@ export default function Members({ client, area, tab }: ManageProps & { tab?: str
     $select: "id,userId,clientId,roleId",
     $expand: "client($select=id,name,tier),user($select=id,email,firstName,lastName)",
   };
-  const memberships = useApi(["UserAndClients", client.id, scope], () =>
-    selected<Page<Membership>>(api.GET("/api/v1/UserAndClients", { params: { query }, headers: headersFor(client.id, scope) })),
-  );
-  const statuses = useApi(["Users/CognitoStatus", client.id, scope], () =>
-    api.GET("/api/v1/Users/CognitoStatus", { headers: headersFor(client.id, scope) }),
-  );
-  const counts = useApi(["Users/InheritedUserCount", client.id], () =>
-    api.GET("/api/v1/Users/InheritedUserCount", { headers: headersFor(client.id) }),
-  );
+  const memberships = useApi(["UserAndClients", client.id, scope], () => selected<Page<Membership>>(api.GET("/api/v1/UserAndClients", { params: { query }, headers: headersFor(client.id, scope) })));
+  const statuses = useApi(["Users/CognitoStatus", client.id, scope], () => api.GET("/api/v1/Users/CognitoStatus", { headers: headersFor(client.id, scope) }));
+  const counts = useApi(["Users/InheritedUserCount", client.id], () => api.GET("/api/v1/Users/InheritedUserCount", { headers: headersFor(client.id) }));
   const byUser = useMemo(() => new Map((statuses.data?.value ?? []).map((s) => [s.userId, s])), [statuses.data]);
 
   const rows = useMemo(() => {
@@ -144,13 +142,19 @@ export default function Members({ client, area, tab }: ManageProps & { tab?: str
       ) : (
         <>
           <div className="mb-4 grid gap-3 sm:grid-cols-[1fr_14rem]">
-            <label className="sr-only" htmlFor="member-search">Search members</label>
+            <label className="sr-only" htmlFor="member-search">
+              Search members
+            </label>
             <Input id="member-search" type="search" placeholder="Search by name or email" defaultValue={qRaw} onChange={(e) => setSearch({ q: e.target.value })} />
-            <label className="sr-only" htmlFor="member-status">Status</label>
+            <label className="sr-only" htmlFor="member-status">
+              Status
+            </label>
             <Select id="member-status" value={statusFilter} onChange={(e) => setSearch({ status: e.target.value })}>
               <option value="">All statuses</option>
               {Object.entries(STATUS_LABEL).map(([k, l]) => (
-                <option key={k} value={k}>{l}</option>
+                <option key={k} value={k}>
+                  {l}
+                </option>
               ))}
             </Select>
           </div>
@@ -171,29 +175,44 @@ export default function Members({ client, area, tab }: ManageProps & { tab?: str
                 return (
                   <tr key={m.id} className="hover:bg-ink-50">
                     <td className="px-4 py-3">
-                      <div className="font-medium text-ink-900">{personName(m.user!)}{self ? <span className="ml-1.5 text-xs font-normal text-ink-500">(you)</span> : null}</div>
+                      <div className="font-medium text-ink-900">
+                        {personName(m.user!)}
+                        {self ? <span className="ml-1.5 text-xs font-normal text-ink-500">(you)</span> : null}
+                      </div>
                       <div className="text-xs text-ink-600">{m.user!.email}</div>
                     </td>
-                    {area === "team" ? null : <td className="px-4 py-3 whitespace-nowrap text-ink-700">{m.client?.name}<span className="ml-1 text-xs text-ink-500">{m.client?.tier}</span></td>}
+                    {area === "team" ? null : (
+                      <td className="px-4 py-3 whitespace-nowrap text-ink-700">
+                        {m.client?.name}
+                        <span className="ml-1 text-xs text-ink-500">{m.client?.tier}</span>
+                      </td>
+                    )}
                     <td className="relative px-4 py-3">
                       {self ? (
                         <span className="text-ink-700">{ROLES[m.roleId]}</span>
                       ) : (
                         <>
-                          <label className="sr-only" htmlFor={`role-${m.id}`}>Role of {m.user!.email}{area === "team" ? "" : ` in ${m.client?.name}`}</label>
+                          <label className="sr-only" htmlFor={`role-${m.id}`}>
+                            Role of {m.user!.email}
+                            {area === "team" ? "" : ` in ${m.client?.name}`}
+                          </label>
                           <Select id={`role-${m.id}`} className="h-8 !w-28 py-1" value={m.roleId} onChange={(e) => void changeRole(m, Number(e.target.value))}>
                             {Object.entries(ROLES).map(([id, name]) => (
-                              <option key={id} value={id}>{name}</option>
+                              <option key={id} value={id}>
+                                {name}
+                              </option>
                             ))}
                           </Select>
                         </>
                       )}
                     </td>
-                    <td className="px-4 py-3"><Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge></td>
-                    <td className="px-4 py-3 whitespace-nowrap text-ink-600">{s?.lastLoginAt ? formatDateTime(s.lastLoginAt) : status === "invited" ? `Invited ${formatDateTime(s?.invitedAt)}` : "Never"}</td>
-                    <td className="px-4 py-3 text-right">
-                      {self ? null : <RowActions row={m} status={status} onPick={(kind) => setPending({ kind, row: m })} />}
+                    <td className="px-4 py-3">
+                      <Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge>
                     </td>
+                    <td className="px-4 py-3 whitespace-nowrap text-ink-600">
+                      {s?.lastLoginAt ? formatDateTime(s.lastLoginAt) : status === "invited" ? `Invited ${formatDateTime(s?.invitedAt)}` : "Never"}
+                    </td>
+                    <td className="px-4 py-3 text-right">{self ? null : <RowActions row={m} status={status} onPick={(kind) => setPending({ kind, row: m })} />}</td>
                   </tr>
                 );
               })}
@@ -216,12 +235,18 @@ function RowActions({ row, status, onPick }: { row: Membership; status: Status; 
   return (
     <Menu as="div" className="relative inline-block text-left">
       <MenuButton className="rounded-lg p-1.5 text-ink-600 hover:bg-ink-100" aria-label={`Actions for ${row.user!.email}`}>
-        <svg viewBox="0 0 20 20" className="size-5" fill="currentColor" aria-hidden="true"><path d="M10 6a1.5 1.5 0 1 1 0-3 1.5 1.5 0 0 1 0 3Zm0 5.5a1.5 1.5 0 1 1 0-3 1.5 1.5 0 0 1 0 3Zm0 5.5a1.5 1.5 0 1 1 0-3 1.5 1.5 0 0 1 0 3Z" /></svg>
+        <svg viewBox="0 0 20 20" className="size-5" fill="currentColor" aria-hidden="true">
+          <path d="M10 6a1.5 1.5 0 1 1 0-3 1.5 1.5 0 0 1 0 3Zm0 5.5a1.5 1.5 0 1 1 0-3 1.5 1.5 0 0 1 0 3Zm0 5.5a1.5 1.5 0 1 1 0-3 1.5 1.5 0 0 1 0 3Z" />
+        </svg>
       </MenuButton>
       <MenuItems anchor="bottom end" className="z-40 mt-1 w-56 rounded-xl bg-white p-1 shadow-lg ring-1 ring-ink-200 focus:outline-none">
         {items.map((i) => (
           <MenuItem key={i.kind}>
-            <button type="button" onClick={() => onPick(i.kind)} className={`block w-full rounded-lg px-3 py-2 text-left text-sm data-[focus]:bg-ink-100 ${i.danger ? "text-rose-700" : "text-ink-800"}`}>
+            <button
+              type="button"
+              onClick={() => onPick(i.kind)}
+              className={`block w-full rounded-lg px-3 py-2 text-left text-sm data-[focus]:bg-ink-100 ${i.danger ? "text-rose-700" : "text-ink-800"}`}
+            >
               {i.label}
             </button>
           </MenuItem>
@@ -294,7 +319,9 @@ function InviteDialog({ clients, onClose, onInvited }: { clients: ReachedClient[
           <Field id="invite-role" label="Role" error={errors.roleId} hint="Admins manage members and credits; Users create and run tests; Viewers read results.">
             <Select id="invite-role" value={roleId} onChange={(e) => setRoleId(Number(e.target.value))}>
               {Object.entries(ROLES).map(([id, name]) => (
-                <option key={id} value={id}>{name}</option>
+                <option key={id} value={id}>
+                  {name}
+                </option>
               ))}
             </Select>
           </Field>
@@ -302,7 +329,9 @@ function InviteDialog({ clients, onClose, onInvited }: { clients: ReachedClient[
             <Field id="invite-client" label="Client">
               <Select id="invite-client" value={clientId} onChange={(e) => setClientId(Number(e.target.value))}>
                 {clients.map((c) => (
-                  <option key={c.clientId} value={c.clientId}>{c.clientName} ({c.tier})</option>
+                  <option key={c.clientId} value={c.clientId}>
+                    {c.clientName} ({c.tier})
+                  </option>
                 ))}
               </Select>
             </Field>
@@ -314,11 +343,14 @@ function InviteDialog({ clients, onClose, onInvited }: { clients: ReachedClient[
 }
 
 function InheritedMembers({ teamId, byUser }: { teamId: number; byUser: Map<number, LoginStatus> }) {
-  const { data, isLoading } = useApi(["Teams/ExtrapolatedUsers", teamId], () =>
-    api.GET("/api/v1/Teams({key})/ExtrapolatedUsers", { params: { path: { key: String(teamId) } } }),
-  );
+  const { data, isLoading } = useApi(["Teams/ExtrapolatedUsers", teamId], () => api.GET("/api/v1/Teams({key})/ExtrapolatedUsers", { params: { path: { key: String(teamId) } } }));
   const rows = (data?.value ?? []).filter((u) => u.isInherited);
-  if (isLoading) return <div className="space-y-2" role="status" aria-label="Loading members"><Skeletons count={3} className="h-14" /></div>;
+  if (isLoading)
+    return (
+      <div className="space-y-2" role="status" aria-label="Loading members">
+        <Skeletons count={3} className="h-14" />
+      </div>
+    );
   if (!rows.length) return <EmptyState title="Nobody reaches this team from above">Admins of the org or enterprise who are not team members would be listed here.</EmptyState>;
   return (
     <Table head={["Member", "Role", "Granted by", "Status", "Last login"]} caption="Members with access from above">
@@ -332,8 +364,12 @@ function InheritedMembers({ teamId, byUser }: { teamId: number; byUser: Map<numb
               <div className="text-xs text-ink-600">{u.email}</div>
             </td>
             <td className="px-4 py-3 text-ink-700">{u.roleName}</td>
-            <td className="px-4 py-3 text-ink-700">{u.sourceClientName} <span className="text-xs text-ink-500">{u.sourceTier}</span></td>
-            <td className="px-4 py-3"><Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge></td>
+            <td className="px-4 py-3 text-ink-700">
+              {u.sourceClientName} <span className="text-xs text-ink-500">{u.sourceTier}</span>
+            </td>
+            <td className="px-4 py-3">
+              <Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge>
+            </td>
             <td className="px-4 py-3 whitespace-nowrap text-ink-600">{s?.lastLoginAt ? formatDateTime(s.lastLoginAt) : "Never"}</td>
           </tr>
         );

@@ -76,17 +76,29 @@ export default function Security({ client }: ManageProps) {
             idps.data.value.map((idp) => (
               <Card
                 key={idp.id}
-                title={<span className="flex flex-wrap items-center gap-2 break-all">{idp.providerName} <Badge tone={idp.isEnabled ? "green" : "neutral"}>{idp.isEnabled ? "On" : "Off"}</Badge></span>}
+                title={
+                  <span className="flex flex-wrap items-center gap-2 break-all">
+                    {idp.providerName} <Badge tone={idp.isEnabled ? "green" : "neutral"}>{idp.isEnabled ? "On" : "Off"}</Badge>
+                  </span>
+                }
                 actions={
                   <div className="flex flex-wrap justify-end gap-1">
-                    <Button variant="ghost" size="sm" onClick={() => setEditing(idp)} aria-label={`Edit ${idp.providerName}`}>Edit</Button>
-                    <Button variant="ghost" size="sm" onClick={() => void toggle(idp)}>{idp.isEnabled ? "Switch off" : "Switch on"}</Button>
-                    <Button variant="ghost" size="sm" className="text-rose-700" onClick={() => setDeleting(idp)} aria-label={`Delete ${idp.providerName}`}>Delete</Button>
+                    <Button variant="ghost" size="sm" onClick={() => setEditing(idp)} aria-label={`Edit ${idp.providerName}`}>
+                      Edit
+                    </Button>
+                    <Button variant="ghost" size="sm" onClick={() => void toggle(idp)}>
+                      {idp.isEnabled ? "Switch off" : "Switch on"}
+                    </Button>
+                    <Button variant="ghost" size="sm" className="text-rose-700" onClick={() => setDeleting(idp)} aria-label={`Delete ${idp.providerName}`}>
+                      Delete
+                    </Button>
                   </div>
                 }
               >
                 <dl className="grid gap-3 text-sm sm:grid-cols-3">
-                  <Detail term="Email domains"><DomainStates idp={idp} /></Detail>
+                  <Detail term="Email domains">
+                    <DomainStates idp={idp} />
+                  </Detail>
                   <Detail term="Type">{idp.providerType}</Detail>
                   <Detail term="Updated">{formatDate(idp.updatedAt ?? idp.createdAt)}</Detail>
                 </dl>
@@ -135,9 +147,7 @@ function DomainStates({ idp }: { idp: Idp }) {
         })}
       </ul>
       {pending.length ? (
-        <p className="mt-1 text-xs text-ink-600">
-          People of a pending domain sign in with a password until your organisation proves it owns the domain (a DNS record Ideally support checks).
-        </p>
+        <p className="mt-1 text-xs text-ink-600">People of a pending domain sign in with a password until your organisation proves it owns the domain (a DNS record Ideally support checks).</p>
       ) : null}
     </>
   );
@@ -166,12 +176,18 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setErrors({});
-    const emailDomains = domains.split(/[\s,;]+/).map((d) => d.trim().toLowerCase()).filter(Boolean);
+    const emailDomains = domains
+      .split(/[\s,;]+/)
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean);
     const config =
       mode === "metadata"
-        ? metadataXml.trim() ? { metadataXml: metadataXml.trim() } : {}
+        ? metadataXml.trim()
+          ? { metadataXml: metadataXml.trim() }
+          : {}
         : { ...(entryPoint.trim() ? { entryPoint: entryPoint.trim() } : {}), ...(idpIssuer.trim() ? { idpIssuer: idpIssuer.trim() } : {}), ...(idpCert.trim() ? { idpCert: idpCert.trim() } : {}) };
-    if (!idp && !Object.keys(config).length) return setErrors({ [mode === "metadata" ? "metadataXml" : "entryPoint"]: "Give the identity provider's metadata or its sign-on URL, issuer and certificate." });
+    if (!idp && !Object.keys(config).length)
+      return setErrors({ [mode === "metadata" ? "metadataXml" : "entryPoint"]: "Give the identity provider's metadata or its sign-on URL, issuer and certificate." });
     setBusy(true);
     try {
       let saved: Schemas["SamlIdentityProvider"];
@@ -181,7 +197,10 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
         saved = await unwrap(api.POST("/api/v1/CognitoIdps/CreateSaml", { body: { providerName: providerName.trim(), emailDomains, ...config } }));
       }
       const cert = saved.certificates[0];
-      toast.success(idp ? "Identity provider saved" : "Identity provider added", cert ? `${saved.providerName}: signing certificate valid until ${formatDate(cert.notAfter)}.` : `${saved.providerName} is saved.`);
+      toast.success(
+        idp ? "Identity provider saved" : "Identity provider added",
+        cert ? `${saved.providerName}: signing certificate valid until ${formatDate(cert.notAfter)}.` : `${saved.providerName} is saved.`,
+      );
       onSaved();
       onClose();
     } catch (err) {
@@ -197,22 +216,45 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
   }
 
   return (
-    <FormModal id="idp-form" size="lg" title={idp ? `Edit ${idp.providerName}` : "Add identity provider"} submitLabel={idp ? "Save" : "Add"} busy={busy} onSubmit={(e) => void submit(e)} onClose={onClose}>
+    <FormModal
+      id="idp-form"
+      size="lg"
+      title={idp ? `Edit ${idp.providerName}` : "Add identity provider"}
+      submitLabel={idp ? "Save" : "Add"}
+      busy={busy}
+      onSubmit={(e) => void submit(e)}
+      onClose={onClose}
+    >
       <div className="space-y-4">
-        {errors.form ? <p className="rounded-lg bg-rose-50 px-3 py-2 text-rose-800" role="alert">{errors.form}</p> : null}
+        {errors.form ? (
+          <p className="rounded-lg bg-rose-50 px-3 py-2 text-rose-800" role="alert">
+            {errors.form}
+          </p>
+        ) : null}
         {idp ? null : (
           <Field id="idp-name" label="Name" hint="Letters, digits, dot, dash and underscore; unique, e.g. AcmeSSO." error={errors.providerName}>
             <Input id="idp-name" required pattern="[A-Za-z0-9_.\-]{1,32}" value={providerName} onChange={(e) => setProviderName(e.target.value)} />
           </Field>
         )}
-        <Field id="idp-domains" label="Email domains" hint="Separated by commas, e.g. acme.com, acme.co.nz. People with these emails sign in through this provider once your organisation's ownership of the domain is verified (a DNS record, checked by Ideally support)." error={errors.emailDomains}>
+        <Field
+          id="idp-domains"
+          label="Email domains"
+          hint="Separated by commas, e.g. acme.com, acme.co.nz. People with these emails sign in through this provider once your organisation's ownership of the domain is verified (a DNS record, checked by Ideally support)."
+          error={errors.emailDomains}
+        >
           <Input id="idp-domains" required value={domains} onChange={(e) => setDomains(e.target.value)} />
         </Field>
         <fieldset>
           <legend className="text-sm font-medium text-ink-800">Identity provider configuration{idp ? " (leave empty to keep the current one)" : ""}</legend>
           <div className="mt-2 inline-flex rounded-lg bg-ink-100 p-1" role="radiogroup" aria-label="Configuration by">
             {(["metadata", "parts"] as const).map((m) => (
-              <label key={m} className={cx("relative rounded-md px-3 py-1.5 text-sm font-medium has-focus-visible:ring-2 has-focus-visible:ring-brand-500", mode === m ? "bg-white text-ink-900 shadow-sm" : "text-ink-600")}>
+              <label
+                key={m}
+                className={cx(
+                  "relative rounded-md px-3 py-1.5 text-sm font-medium has-focus-visible:ring-2 has-focus-visible:ring-brand-500",
+                  mode === m ? "bg-white text-ink-900 shadow-sm" : "text-ink-600",
+                )}
+              >
                 <input type="radio" name="idp-configuration" value={m} checked={mode === m} onChange={() => setMode(m)} className="absolute inset-0 cursor-pointer opacity-0" />
                 {m === "metadata" ? "Metadata XML" : "Sign-on URL and certificate"}
               </label>

@@ -15,8 +15,16 @@ import { FormModal } from "../../components/FormModal";
 
 const groupOf = (position: number | null) => QUESTION_DISPLAY_GROUPS.find((g) => position !== null && g.positions.includes(position))?.name;
 
-type Template = Row<"QuestionTemplates", "id" | "name" | "description" | "questionPositionId" | "createdAt", { question: Row<"Questions", "id" | "questionText" | "questionTypeId"> | null; createdByUser: Row<"Users", "email" | "firstName" | "lastName"> | null }>;
-type Asked = Row<"ProjectQuestions", "id" | "questionId" | "questionPositionId", { question: Row<"Questions", "id" | "questionText" | "questionTitle" | "questionTypeId"> | null; project: Row<"Projects", "id" | "projectName"> | null }>;
+type Template = Row<
+  "QuestionTemplates",
+  "id" | "name" | "description" | "questionPositionId" | "createdAt",
+  { question: Row<"Questions", "id" | "questionText" | "questionTypeId"> | null; createdByUser: Row<"Users", "email" | "firstName" | "lastName"> | null }
+>;
+type Asked = Row<
+  "ProjectQuestions",
+  "id" | "questionId" | "questionPositionId",
+  { question: Row<"Questions", "id" | "questionText" | "questionTitle" | "questionTypeId"> | null; project: Row<"Projects", "id" | "projectName"> | null }
+>;
 
 export default function Templates({ client }: ManageProps) {
   const [creating, setCreating] = useState(false);
@@ -27,9 +35,7 @@ export default function Templates({ client }: ManageProps) {
     $expand: "question($select=id,questionText,questionTypeId),createdByUser($select=email,firstName,lastName)",
     $orderby: "name",
   };
-  const { data, isLoading, mutate } = useApi(["QuestionTemplates", client.id], () =>
-    selected<Page<Template>>(api.GET("/api/v1/QuestionTemplates", { params: { query } })),
-  );
+  const { data, isLoading, mutate } = useApi(["QuestionTemplates", client.id], () => selected<Page<Template>>(api.GET("/api/v1/QuestionTemplates", { params: { query } })));
 
   async function remove() {
     if (!deleting) return;
@@ -75,7 +81,9 @@ export default function Templates({ client }: ManageProps) {
                 {t.createdByUser ? <div className="text-xs text-ink-500">by {personName(t.createdByUser)}</div> : null}
               </td>
               <td className="px-4 py-3 text-right">
-                <Button variant="ghost" size="sm" aria-label={`Delete template ${t.name}`} onClick={() => setDeleting(t)}>Delete</Button>
+                <Button variant="ghost" size="sm" aria-label={`Delete template ${t.name}`} onClick={() => setDeleting(t)}>
+                  Delete
+                </Button>
               </td>
             </tr>
           ))}
@@ -147,7 +155,10 @@ function CreateTemplateDialog({ onClose, onCreated }: { onClose: () => void; onC
         </Field>
         <div className="max-h-56 overflow-auto rounded-lg ring-1 ring-ink-200" role="radiogroup" aria-label="Questions">
           {asked.isLoading ? (
-            <div className="space-y-2 p-3" role="status" aria-label="Loading questions"><Skeleton className="h-8" /><Skeleton className="h-8" /></div>
+            <div className="space-y-2 p-3" role="status" aria-label="Loading questions">
+              <Skeleton className="h-8" />
+              <Skeleton className="h-8" />
+            </div>
           ) : !asked.data?.value.length ? (
             <p className="p-4 text-ink-600">{debounced ? "No question matches." : "Your team's projects have no custom questions yet."}</p>
           ) : (
@@ -156,7 +167,9 @@ function CreateTemplateDialog({ onClose, onCreated }: { onClose: () => void; onC
                 <input type="radio" name="template-question" className="mt-1 accent-brand-600" checked={picked?.id === a.id} onChange={() => pick(a)} />
                 <span>
                   <span className="block text-ink-900">{a.question?.questionText}</span>
-                  <span className="block text-xs text-ink-500">{a.project?.projectName} · {groupOf(a.questionPositionId) ?? "Question"} · {QUESTION_TYPES[a.question?.questionTypeId ?? 0] ?? ""}</span>
+                  <span className="block text-xs text-ink-500">
+                    {a.project?.projectName} · {groupOf(a.questionPositionId) ?? "Question"} · {QUESTION_TYPES[a.question?.questionTypeId ?? 0] ?? ""}
+                  </span>
                 </span>
               </label>
             ))

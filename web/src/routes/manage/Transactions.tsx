@@ -13,8 +13,19 @@ import { Button, EmptyState, Field, Input, PageHeader, Select, Skeletons, TabLin
 import { useSearchState } from "../../lib/search";
 import { usePolicies } from "../../state/app";
 import {
-  CREDIT_TYPE_LABELS, SPEND_TYPES, TOP_UP_TYPES, TRANSFER_TYPES, formatCredits, formatDate, formatSigned, formatTime, headersFor, scopeOf, subtreeOf,
-  type ManageProps, type ReachedClient,
+  CREDIT_TYPE_LABELS,
+  SPEND_TYPES,
+  TOP_UP_TYPES,
+  TRANSFER_TYPES,
+  formatCredits,
+  formatDate,
+  formatSigned,
+  formatTime,
+  headersFor,
+  scopeOf,
+  subtreeOf,
+  type ManageProps,
+  type ReachedClient,
 } from "./manage";
 import { saveFile } from "../../lib/download";
 import { Figure } from "./parts";
@@ -28,7 +39,11 @@ const TABS: { id: string; label: string; types?: number[] }[] = [
   { id: "transfers", label: "Transfers", types: TRANSFER_TYPES },
 ];
 
-type LogRow = Row<"CreditLogs", "id" | "clientId" | "type" | "creditAmount" | "description" | "createdAt", { project: Row<"Projects", "id" | "projectName" | "statusCode"> | null; client: Row<"Clients", "id" | "name"> | null; relatedClient: Row<"Clients", "id" | "name"> | null }>;
+type LogRow = Row<
+  "CreditLogs",
+  "id" | "clientId" | "type" | "creditAmount" | "description" | "createdAt",
+  { project: Row<"Projects", "id" | "projectName" | "statusCode"> | null; client: Row<"Clients", "id" | "name"> | null; relatedClient: Row<"Clients", "id" | "name"> | null }
+>;
 
 export default function Transactions({ client, area, tab }: ManageProps & { tab?: string }) {
   const scope = scopeOf(area);
@@ -49,9 +64,7 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
     $skip: page * PAGE,
     ...(active.types ? { $filter: `type in (${active.types.join(",")})` } : {}),
   };
-  const logs = useApi(["CreditLogs", client.id, scope, query], () =>
-    selected<Page<LogRow>>(api.GET("/api/v1/CreditLogs", { params: { query }, headers: headersFor(client.id, scope) })),
-  );
+  const logs = useApi(["CreditLogs", client.id, scope, query], () => selected<Page<LogRow>>(api.GET("/api/v1/CreditLogs", { params: { query }, headers: headersFor(client.id, scope) })));
   const stats = useApi(["Clients/ClientSubStats", client.id, scope], () =>
     api.GET("/api/v1/Clients({key})/ClientSubStats", { params: { path: { key: String(client.id) } }, headers: headersFor(client.id, scope) }),
   );
@@ -84,7 +97,9 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
           <>
             {scope === "descendants" && clients.length > 1 ? (
               <Menu as="div" className="relative">
-                <MenuButton as={Button} variant="secondary" busy={exporting}>Export CSV</MenuButton>
+                <MenuButton as={Button} variant="secondary" busy={exporting}>
+                  Export CSV
+                </MenuButton>
                 <MenuItems anchor="bottom end" className="z-40 mt-1 w-64 rounded-xl bg-white p-1 shadow-lg ring-1 ring-ink-200 focus:outline-none">
                   {clients.map((c) => (
                     <MenuItem key={c.clientId}>
@@ -96,7 +111,9 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
                 </MenuItems>
               </Menu>
             ) : (
-              <Button variant="secondary" busy={exporting} onClick={() => void exportCsv({ clientId: client.id, clientName: client.name, tier: client.tier, parentId: client.parentId })}>Export CSV</Button>
+              <Button variant="secondary" busy={exporting} onClick={() => void exportCsv({ clientId: client.id, clientName: client.name, tier: client.tier, parentId: client.parentId })}>
+                Export CSV
+              </Button>
             )}
             {area !== "team" && clients.length > 1 ? <Button onClick={() => setTransferring(true)}>Transfer credits</Button> : null}
           </>
@@ -104,7 +121,12 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
       />
       <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure label={scope === "descendants" ? "Balance (all clients)" : "Balance"} value={balance} loading={stats.isLoading} />
-        <Figure label={scope === "descendants" ? `Available to ${client.name}` : "Available"} value={own?.available} loading={stats.isLoading} hint={own?.overdraftLimit ? `Overdraft limit ${formatCredits(own.overdraftLimit)}` : undefined} />
+        <Figure
+          label={scope === "descendants" ? `Available to ${client.name}` : "Available"}
+          value={own?.available}
+          loading={stats.isLoading}
+          hint={own?.overdraftLimit ? `Overdraft limit ${formatCredits(own.overdraftLimit)}` : undefined}
+        />
         <Figure label="Reserved for scheduled runs" value={scope === "descendants" ? stats.data?.totals?.pendingCharges : own?.pendingCharges} loading={stats.isLoading} />
         <Figure label="Spent this year" value={scope === "descendants" ? stats.data?.totals?.spendThisYear : own?.spendThisYear} loading={stats.isLoading} />
       </div>
@@ -114,12 +136,21 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
           <Skeletons count={6} className="h-12" />
         </div>
       ) : !logs.data?.value.length ? (
-        <EmptyState title={active.types ? `No ${active.label.toLowerCase()} yet` : "No transactions yet"}>
-          Credits bought, spent on survey runs, adjusted or transferred appear here.
-        </EmptyState>
+        <EmptyState title={active.types ? `No ${active.label.toLowerCase()} yet` : "No transactions yet"}>Credits bought, spent on survey runs, adjusted or transferred appear here.</EmptyState>
       ) : (
         <>
-          <Table head={["Date", ...(scope === "descendants" ? ["Client"] : []), "Type", "Project", <span key="credits" className="block text-right">Credits</span>]} caption="Credit transactions">
+          <Table
+            head={[
+              "Date",
+              ...(scope === "descendants" ? ["Client"] : []),
+              "Type",
+              "Project",
+              <span key="credits" className="block text-right">
+                Credits
+              </span>,
+            ]}
+            caption="Credit transactions"
+          >
             {logs.data.value.map((l) => (
               <tr key={l.id} className="hover:bg-ink-50">
                 <td className="px-4 py-3 whitespace-nowrap text-ink-700">
@@ -128,8 +159,20 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
                 </td>
                 {scope === "descendants" ? <td className="px-4 py-3 whitespace-nowrap text-ink-700">{l.client?.name}</td> : null}
                 <td className="px-4 py-3">
-                  <div className="text-ink-900">{CREDIT_TYPE_LABELS[l.type] ?? `Type ${l.type}`}{l.relatedClient ? <span className="text-ink-600"> {l.creditAmount < 0 ? "to" : "from"} {l.relatedClient.name}</span> : null}</div>
-                  {l.description ? <div className="max-w-72 truncate text-xs text-ink-600" title={l.description}>{l.description}</div> : null}
+                  <div className="text-ink-900">
+                    {CREDIT_TYPE_LABELS[l.type] ?? `Type ${l.type}`}
+                    {l.relatedClient ? (
+                      <span className="text-ink-600">
+                        {" "}
+                        {l.creditAmount < 0 ? "to" : "from"} {l.relatedClient.name}
+                      </span>
+                    ) : null}
+                  </div>
+                  {l.description ? (
+                    <div className="max-w-72 truncate text-xs text-ink-600" title={l.description}>
+                      {l.description}
+                    </div>
+                  ) : null}
                 </td>
                 <td className="min-w-44 px-4 py-3">
                   {l.project ? (
@@ -195,19 +238,28 @@ function TransferDialog({ root, clients, balances, onClose, onDone }: { root: nu
 
   const option = (c: ReachedClient) => (
     <option key={c.clientId} value={c.clientId}>
-      {c.clientName} ({c.tier}{balances.has(c.clientId) ? `, ${formatCredits(balances.get(c.clientId))} available` : ""})
+      {c.clientName} ({c.tier}
+      {balances.has(c.clientId) ? `, ${formatCredits(balances.get(c.clientId))} available` : ""})
     </option>
   );
   return (
     <FormModal id="transfer-form" title="Transfer credits" submitLabel="Transfer" busy={busy} onSubmit={(e) => void submit(e)} onClose={onClose}>
       <div className="space-y-4">
         <p className="text-ink-600">Moves credits between clients beneath {name(root)} at once; both ledgers show the transfer.</p>
-        {error ? <p className="rounded-lg bg-rose-50 px-3 py-2 text-rose-800" role="alert">{error}</p> : null}
+        {error ? (
+          <p className="rounded-lg bg-rose-50 px-3 py-2 text-rose-800" role="alert">
+            {error}
+          </p>
+        ) : null}
         <Field id="transfer-from" label="From">
-          <Select id="transfer-from" value={from} onChange={(e) => setFrom(Number(e.target.value))}>{clients.map(option)}</Select>
+          <Select id="transfer-from" value={from} onChange={(e) => setFrom(Number(e.target.value))}>
+            {clients.map(option)}
+          </Select>
         </Field>
         <Field id="transfer-to" label="To">
-          <Select id="transfer-to" value={to} onChange={(e) => setTo(Number(e.target.value))}>{clients.map(option)}</Select>
+          <Select id="transfer-to" value={to} onChange={(e) => setTo(Number(e.target.value))}>
+            {clients.map(option)}
+          </Select>
         </Field>
         <Field id="transfer-amount" label="Credits">
           <Input id="transfer-amount" type="number" min="0.01" step="0.01" required inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />

@@ -87,7 +87,6 @@ export function fieldErrors(e: ApiError, fallback: string): Record<string, strin
   return Object.fromEntries(list.map((f) => [f.path.split(".")[0]!, f.message]));
 }
 
-
 /** Last `n` calendar months (UTC) as YYYY-MM keys, oldest first. */
 export function lastMonths(n: number, now = new Date()): string[] {
   const out: string[] = [];

@@ -3,7 +3,19 @@ import { Card, Skeleton } from "../../components/ui";
 import { formatCredits } from "./manage";
 
 /** A key figure: a label, a number (or a skeleton while it loads), a hint. */
-export function Figure({ label, value, loading, hint, format = formatCredits }: { label: string; value: number | null | undefined; loading?: boolean; hint?: string; format?: (n: number | null | undefined) => string }) {
+export function Figure({
+  label,
+  value,
+  loading,
+  hint,
+  format = formatCredits,
+}: {
+  label: string;
+  value: number | null | undefined;
+  loading?: boolean;
+  hint?: string;
+  format?: (n: number | null | undefined) => string;
+}) {
   return (
     <Card>
       <p className="text-xs font-medium tracking-wide text-ink-600 uppercase">{label}</p>

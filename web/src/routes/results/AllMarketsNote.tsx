@@ -14,7 +14,9 @@ export function AllMarketsNote() {
   return (
     <p className="mt-1 text-sm text-ink-700" data-testid="all-markets-note">
       {data ? weightingNote(data.allMarkets, name) : "All markets."}{" "}
-      <Link href={`~${resultsLink(clientId, projectId, "markets")}`} className="font-medium text-brand-700 hover:underline">Market by market</Link>
+      <Link href={`~${resultsLink(clientId, projectId, "markets")}`} className="font-medium text-brand-700 hover:underline">
+        Market by market
+      </Link>
     </p>
   );
 }

@@ -30,8 +30,27 @@ export function RenameDialog({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <Modal open onClose={onClose} title="Rename project" footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button busy={busy} onClick={() => void save()} disabled={!name.trim()}>Save</Button></>}>
-      <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <Modal
+      open
+      onClose={onClose}
+      title="Rename project"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button busy={busy} onClick={() => void save()} disabled={!name.trim()}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
         <Field id="rename-name" label="Project name">
           <Input id="rename-name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} autoFocus />
         </Field>
@@ -59,9 +78,28 @@ export function CloneDialog({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <Modal open onClose={onClose} title="Clone project" footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button busy={busy} onClick={() => void clone()} disabled={!name.trim()}>Clone</Button></>}>
+    <Modal
+      open
+      onClose={onClose}
+      title="Clone project"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button busy={busy} onClick={() => void clone()} disabled={!name.trim()}>
+            Clone
+          </Button>
+        </>
+      }
+    >
       <p className="mb-3">A new draft with the same set-up, questions and test options. Results are not copied.</p>
-      <form onSubmit={(e) => { e.preventDefault(); void clone(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void clone();
+        }}
+      >
         <Field id="clone-name" label="Name of the copy">
           <Input id="clone-name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} autoFocus />
         </Field>

@@ -17,7 +17,24 @@ import { ProjectAccessProvider, SharedProjectNote, useProjectAccess } from "../.
 import { FilterSidebar } from "./FilterSidebar";
 import { CloneDialog, RenameDialog } from "./ProjectDialogs";
 import { PanelHost, type PanelId } from "./panels/PanelHost";
-import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat, Markets, CrossTab } from "../../app/resultsPages";
+import {
+  Summary,
+  Overview,
+  Demographics,
+  Advertising,
+  Npd,
+  QuestionPage,
+  TextPage,
+  Wave,
+  Drivers,
+  GrowIdeas,
+  HeadToHead,
+  PriceSensitivity,
+  MarketReach,
+  Chat,
+  Markets,
+  CrossTab,
+} from "../../app/resultsPages";
 import { AllMarketsNote } from "./AllMarketsNote";
 import { SimulatedNote } from "./SimulatedNote";
 
@@ -32,8 +49,7 @@ function useNav(project: ResultsProject, questions: ResultsQuestion[], options: 
     if (t === 4) main.push({ href: "npd", label: "NPD", match: "npd" });
     main.push({ href: "summary", label: "Summary", match: "summary" }, { href: "all", label: "All results", match: "all" });
     if (hasAdvertisingMeasures(questions)) main.push({ href: "advertising", label: "Advertising", match: "advertising" });
-    if (fw === 1010 || questions.some((q) => isPriceQuestion(q.standardQuestionId)))
-      main.push({ href: "price-sensitivity", label: "Price sensitivity", match: "price-sensitivity" });
+    if (fw === 1010 || questions.some((q) => isPriceQuestion(q.standardQuestionId))) main.push({ href: "price-sensitivity", label: "Price sensitivity", match: "price-sensitivity" });
     if (marketReach && (fw === 1020 || questions.some((q) => q.standardQuestionId === 25))) main.push({ href: "market-reach", label: "Market reach", match: "market-reach" });
     if (project.projectsRegions.length > 1) main.push({ href: "markets", label: "Markets", match: "markets" });
     main.push({ href: "crosstab", label: "Cross-tabs", match: "crosstab" });
@@ -89,9 +105,7 @@ function SubNav({ sections }: { sections: { title: string; items: NavEntry[] }[]
 /** The empty path: where ResultsLanding says; a market-reach project without the MarketReach flag opens the overview (all). */
 function Landing({ marketReach }: { marketReach: boolean | null }) {
   const { clientId, projectId } = useResults();
-  const { data } = useApi(["ResultsLanding", projectId], () =>
-    api.GET("/api/v1/Projects({key})/ResultsLanding", { params: { path: { key: String(projectId) } } }),
-  );
+  const { data } = useApi(["ResultsLanding", projectId], () => api.GET("/api/v1/Projects({key})/ResultsLanding", { params: { path: { key: String(projectId) } } }));
   if (!data || marketReach === null) return <PageSkeleton />;
   const tab = data.tab.startsWith("market-reach") && !marketReach ? "all" : data.tab;
   return <Redirect to={`~${resultsLink(clientId, projectId, tab)}`} replace />;
@@ -167,7 +181,9 @@ function Frame({ children, marketReach }: { children: ReactNode; marketReach: bo
         <aside className={cx("lg:block", navOpen ? "block" : "hidden")}>
           <SubNav sections={sections} />
         </aside>
-        <div className="min-w-0" data-testid="results-page">{children}</div>
+        <div className="min-w-0" data-testid="results-page">
+          {children}
+        </div>
         <aside className={cx("order-first lg:order-none lg:block", filtersOpen ? "block" : "hidden")} aria-label="Filters">
           <FilterSidebar onOpenSegments={() => setPanel("segment")} />
         </aside>

@@ -8,8 +8,9 @@ import { useResults } from "../../features/results/context";
 
 export function SimulatedNote() {
   const { projectId, filtersJson } = useResults();
-  const { data } = useApi(["SimulatedRespondents", projectId, filtersJson], () =>
-    api.GET("/api/v1/Projects({key})/SimulatedRespondents", { params: { path: { key: String(projectId) }, query: { filters: filtersJson } } }),
+  const { data } = useApi(
+    ["SimulatedRespondents", projectId, filtersJson],
+    () => api.GET("/api/v1/Projects({key})/SimulatedRespondents", { params: { path: { key: String(projectId) }, query: { filters: filtersJson } } }),
     { keepPreviousData: true },
   );
   if (!data?.words) return null;

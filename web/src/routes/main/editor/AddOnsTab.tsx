@@ -111,8 +111,14 @@ function PriceSensitivity({ project, editable }: TabProps) {
           {noOptions && !setup.data ? <p className="text-sm text-amber-800">Add a test option first: prices are asked about test options.</p> : null}
           {editable ? (
             <div className="flex flex-wrap justify-end gap-2">
-              {setup.data ? <Button variant="ghost" busy={setup.busy} onClick={() => void setup.remove()}>Remove price sensitivity</Button> : null}
-              <Button type="submit" busy={setup.busy} disabled={noOptions && !setup.data}>{setup.data ? "Update price sensitivity" : "Add price sensitivity"}</Button>
+              {setup.data ? (
+                <Button variant="ghost" busy={setup.busy} onClick={() => void setup.remove()}>
+                  Remove price sensitivity
+                </Button>
+              ) : null}
+              <Button type="submit" busy={setup.busy} disabled={noOptions && !setup.data}>
+                {setup.data ? "Update price sensitivity" : "Add price sensitivity"}
+              </Button>
             </div>
           ) : null}
         </form>
@@ -160,8 +166,14 @@ function MarketReach({ project, editable }: TabProps) {
           {!enough && !setup.data ? <p className="text-sm text-amber-800">Add at least two test options first.</p> : null}
           {editable ? (
             <div className="flex flex-wrap justify-end gap-2">
-              {setup.data ? <Button variant="ghost" busy={setup.busy} onClick={() => void setup.remove()}>Remove market reach</Button> : null}
-              <Button type="submit" busy={setup.busy} disabled={!enough}>{setup.data ? "Update market reach" : "Add market reach"}</Button>
+              {setup.data ? (
+                <Button variant="ghost" busy={setup.busy} onClick={() => void setup.remove()}>
+                  Remove market reach
+                </Button>
+              ) : null}
+              <Button type="submit" busy={setup.busy} disabled={!enough}>
+                {setup.data ? "Update market reach" : "Add market reach"}
+              </Button>
             </div>
           ) : null}
         </form>
@@ -173,7 +185,11 @@ function MarketReach({ project, editable }: TabProps) {
 export function AddOnsTab(props: TabProps) {
   const { data: me } = useMe(props.client.id);
   if (props.project.projectTypeId > 2) {
-    return <Card title="Add-ons"><p className="text-sm text-ink-600">Price sensitivity and market reach are for Idea and Message tests.</p></Card>;
+    return (
+      <Card title="Add-ons">
+        <p className="text-sm text-ink-600">Price sensitivity and market reach are for Idea and Message tests.</p>
+      </Card>
+    );
   }
   return (
     <div className="grid items-start gap-6 lg:grid-cols-2">

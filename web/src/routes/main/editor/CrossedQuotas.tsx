@@ -135,11 +135,24 @@ function CrossingForm({ regionId, where, model, stored, choices, explanation, ed
       <label htmlFor={`${id}-${which}`} className="block text-sm text-ink-800">
         {which === "rows" ? "Rows" : "Columns"}
       </label>
-      <Select id={`${id}-${which}`} className="w-48" value={value ?? ""} disabled={!editable || busy} onChange={(e) => { set(pick(e.target.value)); setApiError(null); }}>
+      <Select
+        id={`${id}-${which}`}
+        className="w-48"
+        value={value ?? ""}
+        disabled={!editable || busy}
+        onChange={(e) => {
+          set(pick(e.target.value));
+          setApiError(null);
+        }}
+      >
         <option value="">Choose a question</option>
-        {choices.filter((q) => q.id !== other).map((q) => (
-          <option key={q.id} value={q.id}>{q.questionLabel}</option>
-        ))}
+        {choices
+          .filter((q) => q.id !== other)
+          .map((q) => (
+            <option key={q.id} value={q.id}>
+              {q.questionLabel}
+            </option>
+          ))}
       </Select>
     </div>
   );
@@ -160,14 +173,18 @@ function CrossingForm({ regionId, where, model, stored, choices, explanation, ed
                     {rows.questionLabel} <span aria-hidden="true">\</span> {cols.questionLabel}
                   </th>
                   {colAnswers.map((c) => (
-                    <th key={c.optionId} scope="col" className="px-3 py-2 text-left text-xs font-semibold text-ink-600">{c.label}</th>
+                    <th key={c.optionId} scope="col" className="px-3 py-2 text-left text-xs font-semibold text-ink-600">
+                      {c.label}
+                    </th>
                   ))}
                 </tr>
               </thead>
               <tbody className="divide-y divide-ink-100">
                 {rowAnswers.map((r) => (
                   <tr key={r.optionId}>
-                    <th scope="row" className="px-3 py-2 text-left font-medium whitespace-nowrap text-ink-800">{r.label}</th>
+                    <th scope="row" className="px-3 py-2 text-left font-medium whitespace-nowrap text-ink-800">
+                      {r.label}
+                    </th>
                     {colAnswers.map((c) => {
                       const cell = cellOf(r, c);
                       const out = x?.cells.find((y) => y.optionIds[0] === cell.ids[0] && y.optionIds[1] === cell.ids[1]);
@@ -189,7 +206,9 @@ function CrossingForm({ regionId, where, model, stored, choices, explanation, ed
                               }}
                               onBlur={() => setTouched(true)}
                             />
-                            <span className="text-sm text-ink-600" aria-hidden="true">%</span>
+                            <span className="text-sm text-ink-600" aria-hidden="true">
+                              %
+                            </span>
                           </div>
                           {out && !dirty ? (
                             <p className={cx("mt-1 min-w-32 text-xs", out.feasible === false ? "text-amber-800" : "text-ink-600")} data-testid="crossed-cell-feasibility">

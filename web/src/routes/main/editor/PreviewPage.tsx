@@ -24,16 +24,35 @@ function QuestionField({ q, value, error, currency, onChange }: { q: Question; v
         {q.text}
       </legend>
       {q.type === "text" ? (
-        <textarea aria-label={q.text} className="w-full rounded-lg border border-ink-200 px-3 py-2 text-sm" rows={3} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value)} />
+        <textarea
+          aria-label={q.text}
+          className="w-full rounded-lg border border-ink-200 px-3 py-2 text-sm"
+          rows={3}
+          value={typeof value === "string" ? value : ""}
+          onChange={(e) => onChange(e.target.value)}
+        />
       ) : q.type === "price" ? (
         <div className="flex items-center gap-2">
           <span aria-hidden="true">{currency}</span>
-          <input aria-label={q.text} type="number" min={0} step="0.01" inputMode="decimal" className="w-32 rounded-lg border border-ink-200 px-3 py-2 text-sm" value={typeof value === "number" ? value : ""} onChange={(e) => onChange(Number(e.target.value))} />
+          <input
+            aria-label={q.text}
+            type="number"
+            min={0}
+            step="0.01"
+            inputMode="decimal"
+            className="w-32 rounded-lg border border-ink-200 px-3 py-2 text-sm"
+            value={typeof value === "number" ? value : ""}
+            onChange={(e) => onChange(Number(e.target.value))}
+          />
         </div>
       ) : q.type === "dropdown" ? (
         <Select aria-label={q.text} value={typeof value === "number" ? String(value) : ""} onChange={(e) => onChange(Number(e.target.value))}>
           <option value="">Choose one</option>
-          {q.options.map((o) => <option key={o.id} value={o.id}>{o.text}</option>)}
+          {q.options.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.text}
+            </option>
+          ))}
         </Select>
       ) : (
         <div className="space-y-1.5">
@@ -47,7 +66,9 @@ function QuestionField({ q, value, error, currency, onChange }: { q: Question; v
                   type={multiple ? "checkbox" : "radio"}
                   name={q.key}
                   checked={checked}
-                  onChange={() => onChange(multiple ? (checked ? list.filter((x) => x !== o.id) : o.exclusive ? [o.id] : [...list.filter((x) => !q.options.find((p) => p.id === x)?.exclusive), o.id]) : o.id)}
+                  onChange={() =>
+                    onChange(multiple ? (checked ? list.filter((x) => x !== o.id) : o.exclusive ? [o.id] : [...list.filter((x) => !q.options.find((p) => p.id === x)?.exclusive), o.id]) : o.id)
+                  }
                 />
                 {o.text}
               </label>
@@ -55,7 +76,11 @@ function QuestionField({ q, value, error, currency, onChange }: { q: Question; v
           })}
         </div>
       )}
-      {error ? <p id={described} role="alert" className="text-sm text-rose-700">{error}</p> : null}
+      {error ? (
+        <p id={described} role="alert" className="text-sm text-rose-700">
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }
@@ -103,28 +128,49 @@ export function PreviewPage({ client, project }: { client: CurrentClient; projec
       <PageHeader
         title="Respondent preview"
         subtitle={`${project.projectName} · what respondents see, page by page. Nothing you answer here is stored.`}
-        actions={<Link href={back} className="text-sm font-medium text-brand-700 underline">Back to the set-up</Link>}
+        actions={
+          <Link href={back} className="text-sm font-medium text-brand-700 underline">
+            Back to the set-up
+          </Link>
+        }
       />
       {project.projectsRegions.length > 1 ? (
         <div className="mb-4 flex items-center gap-2 text-sm">
           <label htmlFor="preview-market">Market</label>
           <Select id="preview-market" className="w-48" value={regionId ?? ""} onChange={(e) => setRegionId(Number(e.target.value))}>
-            {project.projectsRegions.map((r) => <option key={r.regionId} value={r.regionId}>{r.region?.regionName ?? r.regionId}</option>)}
+            {project.projectsRegions.map((r) => (
+              <option key={r.regionId} value={r.regionId}>
+                {r.region?.regionName ?? r.regionId}
+              </option>
+            ))}
           </Select>
         </div>
       ) : null}
       {trouble ? (
-        <Card><p className="text-sm text-ink-700">{trouble}</p></Card>
+        <Card>
+          <p className="text-sm text-ink-700">{trouble}</p>
+        </Card>
       ) : !view ? (
         <Skeleton className="h-64" />
       ) : !view.page ? (
         <Card title="End of the survey">
-          <p role="status" className="text-sm text-ink-800">{view.message}</p>
-          <Button className="mt-4" onClick={restart}>Start again</Button>
+          <p role="status" className="text-sm text-ink-800">
+            {view.message}
+          </p>
+          <Button className="mt-4" onClick={restart}>
+            Start again
+          </Button>
         </Card>
       ) : (
         <form onSubmit={next} noValidate>
-          <Card title={view.page.heading} actions={<span className="text-xs text-ink-500">Page {view.page.index + 1} of {view.page.total}</span>}>
+          <Card
+            title={view.page.heading}
+            actions={
+              <span className="text-xs text-ink-500">
+                Page {view.page.index + 1} of {view.page.total}
+              </span>
+            }
+          >
             {view.page.concept ? (
               <figure className="mb-5 overflow-hidden rounded-xl border border-ink-200">
                 {view.page.concept.imageUrl ? <img src={view.page.concept.imageUrl} alt={view.page.concept.text} className="max-h-72 w-full bg-ink-50 object-contain" /> : null}
@@ -140,7 +186,9 @@ export function PreviewPage({ client, project }: { client: CurrentClient; projec
               ))}
             </div>
             <div className="mt-6 flex justify-end">
-              <Button type="submit" busy={busy}>Next</Button>
+              <Button type="submit" busy={busy}>
+                Next
+              </Button>
             </div>
           </Card>
         </form>

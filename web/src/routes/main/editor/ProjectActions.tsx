@@ -18,9 +18,7 @@ export const clonedDetail = (name: string) => `Project '${name}' has been cloned
 
 function useWatching(projectId: number, userId: number | undefined) {
   const query = { $filter: `projectId eq ${projectId} and userId eq ${userId}`, $select: "id", $top: 1 };
-  return useApi(userId ? ["ProjectWatchers", projectId, userId] : null, () =>
-    selected<Page<Row<"ProjectWatchers", "id">>>(api.GET("/api/v1/ProjectWatchers", { params: { query } })),
-  );
+  return useApi(userId ? ["ProjectWatchers", projectId, userId] : null, () => selected<Page<Row<"ProjectWatchers", "id">>>(api.GET("/api/v1/ProjectWatchers", { params: { query } })));
 }
 
 export function ProjectActions({ client, project }: { client: CurrentClient; project: EditorProject }) {
@@ -35,7 +33,10 @@ export function ProjectActions({ client, project }: { client: CurrentClient; pro
   async function toggleWatch() {
     setBusy("watch");
     const path = watching ? "/api/v1/Projects({key})/StopWatching" : "/api/v1/Projects({key})/StartWatching";
-    const ok = await run(api.POST(path, { params: keyPath(project.id), body: {} }), watching ? ["Stopped watching", "You will no longer be notified about this project."] : ["Watching", "You will be notified when this project changes status."]);
+    const ok = await run(
+      api.POST(path, { params: keyPath(project.id), body: {} }),
+      watching ? ["Stopped watching", "You will no longer be notified about this project."] : ["Watching", "You will be notified when this project changes status."],
+    );
     setBusy(null);
     if (ok !== undefined) void watchers.mutate();
   }
@@ -85,9 +86,17 @@ export function ProjectActions({ client, project }: { client: CurrentClient; pro
       <Button variant="secondary" size="sm" busy={busy === "watch"} aria-pressed={watching} onClick={() => void toggleWatch()} disabled={!me}>
         {watching ? "Unwatch" : "Watch"}
       </Button>
-      <Button variant="secondary" size="sm" onClick={() => setSharing(true)}>Share</Button>
-      <Button variant="secondary" size="sm" busy={busy === "clone"} onClick={() => void clone()}>Clone</Button>
-      {project.statusCode === 0 ? <Button variant="ghost" size="sm" className="text-rose-700" onClick={() => setDeleting(true)}>Delete draft</Button> : null}
+      <Button variant="secondary" size="sm" onClick={() => setSharing(true)}>
+        Share
+      </Button>
+      <Button variant="secondary" size="sm" busy={busy === "clone"} onClick={() => void clone()}>
+        Clone
+      </Button>
+      {project.statusCode === 0 ? (
+        <Button variant="ghost" size="sm" className="text-rose-700" onClick={() => setDeleting(true)}>
+          Delete draft
+        </Button>
+      ) : null}
       {sharing ? <ShareDialog project={project} onClose={() => setSharing(false)} /> : null}
       <ConfirmDialog
         open={deleting}
@@ -134,7 +143,10 @@ function ShareDialog({ project, onClose }: { project: EditorProject; onClose: ()
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [results, setResults] = useState<ShareOutcome[] | null>(null);
-  const list = emails.split(/[\s,;]+/).map((e) => e.trim()).filter(Boolean);
+  const list = emails
+    .split(/[\s,;]+/)
+    .map((e) => e.trim())
+    .filter(Boolean);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -172,8 +184,12 @@ function ShareDialog({ project, onClose }: { project: EditorProject; onClose: ()
           <Button onClick={onClose}>Done</Button>
         ) : (
           <>
-            <Button variant="secondary" onClick={onClose}>Cancel</Button>
-            <Button type="submit" form="share-project" busy={busy} disabled={!list.length}>Share</Button>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" form="share-project" busy={busy} disabled={!list.length}>
+              Share
+            </Button>
           </>
         )
       }
@@ -181,12 +197,19 @@ function ShareDialog({ project, onClose }: { project: EditorProject; onClose: ()
       {results ? (
         <ul className="space-y-1">
           {results.map((r) => (
-            <li key={r.email}><span className="font-medium">{r.email}</span>: {SHARE_STATUS[r.status] ?? r.status}</li>
+            <li key={r.email}>
+              <span className="font-medium">{r.email}</span>: {SHARE_STATUS[r.status] ?? r.status}
+            </li>
           ))}
         </ul>
       ) : (
         <form id="share-project" onSubmit={submit} className="space-y-4" noValidate>
-          <Field id="share-emails" label="Emails" error={errors["share-emails"]} hint="Separate with commas. People outside your team can read the project (never change it); outside emails get a link.">
+          <Field
+            id="share-emails"
+            label="Emails"
+            error={errors["share-emails"]}
+            hint="Separate with commas. People outside your team can read the project (never change it); outside emails get a link."
+          >
             <Input id="share-emails" value={emails} aria-invalid={errors["share-emails"] ? true : undefined} onChange={(e) => setEmails(e.target.value)} placeholder="name@company.com" autoFocus />
           </Field>
           <Field id="share-message" label="Message (optional)" error={errors["share-message"]}>

@@ -42,9 +42,33 @@ function questionTypeOf(n: number): 1 | 2 | 3 | 4 {
   return n === 2 ? 2 : n === 3 ? 3 : n === 4 ? 4 : 1;
 }
 
-export function QuestionDialog({ projectId, frameworkId, questionId, initial, onClose, onSaved }: { projectId: number; frameworkId: number | null; questionId: number | null; initial: QuestionDraft; onClose: () => void; onSaved: () => void }) {
+export function QuestionDialog({
+  projectId,
+  frameworkId,
+  questionId,
+  initial,
+  onClose,
+  onSaved,
+}: {
+  projectId: number;
+  frameworkId: number | null;
+  questionId: number | null;
+  initial: QuestionDraft;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const positions = positionsFor(frameworkId);
-  const [d, setD] = useState<Omit<QuestionDraft, "options"> & { options: DraftOption[] }>(() => ({ ...initial, questionPositionId: positions[initial.questionPositionId] ? initial.questionPositionId : 6, options: (initial.options.length ? initial.options : [{ optionText: "", exclusive: false }, { optionText: "", exclusive: false }]).map(keyed) }));
+  const [d, setD] = useState<Omit<QuestionDraft, "options"> & { options: DraftOption[] }>(() => ({
+    ...initial,
+    questionPositionId: positions[initial.questionPositionId] ? initial.questionPositionId : 6,
+    options: (initial.options.length
+      ? initial.options
+      : [
+          { optionText: "", exclusive: false },
+          { optionText: "", exclusive: false },
+        ]
+    ).map(keyed),
+  }));
   const [busy, setBusy] = useState(false);
   const hasOptions = d.questionTypeId !== 3;
   const options = d.options.filter((o) => o.optionText.trim());
@@ -70,7 +94,13 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
       onSaved();
     } catch (err) {
       // The API's field errors at their fields (an option's error at that option), in words.
-      const fields: Record<string, string> = { questionText: "question-text", questionTitle: "question-title", questionTypeId: "question-type", questionPositionId: "question-position", questionOptions: "question-options" };
+      const fields: Record<string, string> = {
+        questionText: "question-text",
+        questionTitle: "question-title",
+        questionTypeId: "question-type",
+        questionPositionId: "question-position",
+        questionOptions: "question-options",
+      };
       options.forEach((o, i) => {
         fields[`questionOptions.${i}`] = `option-${d.options.indexOf(o)}`;
       });
@@ -85,7 +115,16 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
   }
 
   return (
-    <FormModal id="question-form" size="lg" title={questionId ? "Edit question" : "Add question"} submitLabel={questionId ? "Save question" : "Add question"} busy={busy} disabled={!valid} onSubmit={save} onClose={onClose}>
+    <FormModal
+      id="question-form"
+      size="lg"
+      title={questionId ? "Edit question" : "Add question"}
+      submitLabel={questionId ? "Save question" : "Add question"}
+      busy={busy}
+      disabled={!valid}
+      onSubmit={save}
+      onClose={onClose}
+    >
       <div className="space-y-4">
         <Field id="question-text" label="Question" error={errors["question-text"]}>
           <Textarea id="question-text" rows={2} value={d.questionText} maxLength={2000} required autoFocus onChange={(e) => setD({ ...d, questionText: e.target.value })} />
@@ -95,13 +134,28 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
             <Input id="question-title" value={d.questionTitle} maxLength={200} onChange={(e) => setD({ ...d, questionTitle: e.target.value })} />
           </Field>
           <Field id="question-type" label="Type">
-            <Select id="question-type" value={d.questionTypeId} onChange={(e) => { const t = QUESTION_TYPE_IDS.find((x) => x === Number(e.target.value)); if (t) setD({ ...d, questionTypeId: t }); }}>
-              {Object.entries(QUESTION_TYPES).map(([id, t]) => <option key={id} value={id}>{t}</option>)}
+            <Select
+              id="question-type"
+              value={d.questionTypeId}
+              onChange={(e) => {
+                const t = QUESTION_TYPE_IDS.find((x) => x === Number(e.target.value));
+                if (t) setD({ ...d, questionTypeId: t });
+              }}
+            >
+              {Object.entries(QUESTION_TYPES).map(([id, t]) => (
+                <option key={id} value={id}>
+                  {t}
+                </option>
+              ))}
             </Select>
           </Field>
           <Field id="question-position" label="Asked">
             <Select id="question-position" value={d.questionPositionId} onChange={(e) => setD({ ...d, questionPositionId: Number(e.target.value) })}>
-              {Object.entries(positions).map(([id, t]) => <option key={id} value={id}>{t}</option>)}
+              {Object.entries(positions).map(([id, t]) => (
+                <option key={id} value={id}>
+                  {t}
+                </option>
+              ))}
             </Select>
           </Field>
         </div>
@@ -111,20 +165,49 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
             <ol className="space-y-2">
               {d.options.map((o, i) => (
                 <li key={o.key} className="flex flex-wrap items-center gap-2">
-                  <label className="sr-only" htmlFor={`option-${i}`}>Option {i + 1}</label>
-                  <Input id={`option-${i}`} className="min-w-0 flex-1" value={o.optionText} maxLength={500} placeholder={`Option ${i + 1}`} aria-invalid={errors[`option-${i}`] ? true : undefined} aria-describedby={errors[`option-${i}`] ? `option-${i}-error` : undefined} onChange={(e) => setOption(i, { optionText: e.target.value })} />
+                  <label className="sr-only" htmlFor={`option-${i}`}>
+                    Option {i + 1}
+                  </label>
+                  <Input
+                    id={`option-${i}`}
+                    className="min-w-0 flex-1"
+                    value={o.optionText}
+                    maxLength={500}
+                    placeholder={`Option ${i + 1}`}
+                    aria-invalid={errors[`option-${i}`] ? true : undefined}
+                    aria-describedby={errors[`option-${i}`] ? `option-${i}-error` : undefined}
+                    onChange={(e) => setOption(i, { optionText: e.target.value })}
+                  />
                   {d.questionTypeId === 2 ? (
                     <label className="flex shrink-0 items-center gap-1 text-xs text-ink-600">
                       <input type="checkbox" checked={o.exclusive} onChange={(e) => setOption(i, { exclusive: e.target.checked })} /> Exclusive
                     </label>
                   ) : null}
-                  <Button variant="ghost" size="sm" aria-label={`Remove option ${i + 1}`} disabled={d.options.length <= 1} onClick={() => setD({ ...d, options: d.options.filter((_, j) => j !== i) })}>✕</Button>
-                  {errors[`option-${i}`] ? <p id={`option-${i}-error`} role="alert" className="w-full text-sm text-rose-700">{errors[`option-${i}`]}</p> : null}
+                  <Button variant="ghost" size="sm" aria-label={`Remove option ${i + 1}`} disabled={d.options.length <= 1} onClick={() => setD({ ...d, options: d.options.filter((_, j) => j !== i) })}>
+                    ✕
+                  </Button>
+                  {errors[`option-${i}`] ? (
+                    <p id={`option-${i}-error`} role="alert" className="w-full text-sm text-rose-700">
+                      {errors[`option-${i}`]}
+                    </p>
+                  ) : null}
                 </li>
               ))}
             </ol>
-            <Button variant="secondary" size="sm" className="mt-2" disabled={d.options.length >= 100} onClick={() => setD({ ...d, options: [...d.options, keyed({ optionText: "", exclusive: false })] })}>Add option</Button>
-            {errors["question-options"] ? <p role="alert" className="mt-1 text-sm text-rose-700">{errors["question-options"]}</p> : null}
+            <Button
+              variant="secondary"
+              size="sm"
+              className="mt-2"
+              disabled={d.options.length >= 100}
+              onClick={() => setD({ ...d, options: [...d.options, keyed({ optionText: "", exclusive: false })] })}
+            >
+              Add option
+            </Button>
+            {errors["question-options"] ? (
+              <p role="alert" className="mt-1 text-sm text-rose-700">
+                {errors["question-options"]}
+              </p>
+            ) : null}
             <p className="mt-1 text-xs text-ink-500">At least two. A screener's options can be targeted on the Markets & targets tab.</p>
           </fieldset>
         ) : null}

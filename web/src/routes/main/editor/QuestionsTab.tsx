@@ -67,7 +67,10 @@ export function QuestionsTab({ project, editable }: TabProps) {
   function onDrop(e: DragEvent, target: ProjectQuestion) {
     e.preventDefault();
     if (!dragging || dragging.questionPositionId !== target.questionPositionId) return;
-    void move(dragging, positionGroup(data?.value ?? [], target.questionPositionId).findIndex((q) => q.id === target.id));
+    void move(
+      dragging,
+      positionGroup(data?.value ?? [], target.questionPositionId).findIndex((q) => q.id === target.id),
+    );
     setDragging(null);
   }
 
@@ -83,13 +86,25 @@ export function QuestionsTab({ project, editable }: TabProps) {
   async function saveAsTemplate(pq: ProjectQuestion) {
     if (!pq.question) return;
     const name = pq.question.questionTitle || pq.question.questionText.slice(0, 200);
-    const r = await run(api.POST("/api/v1/QuestionTemplates", { body: { questionId: pq.questionId, name, questionPositionId: pq.questionPositionId } }), ["Template saved", `'${name}' is now one of your team's question templates.`]);
+    const r = await run(api.POST("/api/v1/QuestionTemplates", { body: { questionId: pq.questionId, name, questionPositionId: pq.questionPositionId } }), [
+      "Template saved",
+      `'${name}' is now one of your team's question templates.`,
+    ]);
     if (r !== undefined) void templates.mutate();
   }
 
   return (
     <div className="grid items-start gap-6 lg:grid-cols-[1fr_18rem]">
-      <Card title="Questionnaire" actions={editable ? <Button size="sm" onClick={() => setEditing({ pq: null, draft: draftOf(null, 6) })}>Add question</Button> : null}>
+      <Card
+        title="Questionnaire"
+        actions={
+          editable ? (
+            <Button size="sm" onClick={() => setEditing({ pq: null, draft: draftOf(null, 6) })}>
+              Add question
+            </Button>
+          ) : null
+        }
+      >
         {!data ? (
           <div className="space-y-2" role="status" aria-label="Loading questions">
             <Skeletons count={6} className="h-12" />
@@ -100,7 +115,9 @@ export function QuestionsTab({ project, editable }: TabProps) {
           <div className="space-y-6">
             {groups.map((g) => (
               <section key={g.name} aria-labelledby={`group-${g.name}`}>
-                <h3 id={`group-${g.name}`} className="mb-2 text-xs font-semibold tracking-wide text-ink-500 uppercase">{g.name}</h3>
+                <h3 id={`group-${g.name}`} className="mb-2 text-xs font-semibold tracking-wide text-ink-500 uppercase">
+                  {g.name}
+                </h3>
                 <ol className="space-y-2">
                   {g.items.map((pq) => {
                     const samePos = g.items.filter((q) => q.questionPositionId === pq.questionPositionId);
@@ -120,7 +137,12 @@ export function QuestionsTab({ project, editable }: TabProps) {
                       >
                         {editable ? (
                           <svg viewBox="0 0 24 24" className="mt-0.5 size-5 shrink-0 text-ink-400" aria-hidden="true" fill="currentColor">
-                            <circle cx="9" cy="6" r="1.5" /><circle cx="15" cy="6" r="1.5" /><circle cx="9" cy="12" r="1.5" /><circle cx="15" cy="12" r="1.5" /><circle cx="9" cy="18" r="1.5" /><circle cx="15" cy="18" r="1.5" />
+                            <circle cx="9" cy="6" r="1.5" />
+                            <circle cx="15" cy="6" r="1.5" />
+                            <circle cx="9" cy="12" r="1.5" />
+                            <circle cx="15" cy="12" r="1.5" />
+                            <circle cx="9" cy="18" r="1.5" />
+                            <circle cx="15" cy="18" r="1.5" />
                           </svg>
                         ) : null}
                         <div className="min-w-0 flex-1">
@@ -135,13 +157,23 @@ export function QuestionsTab({ project, editable }: TabProps) {
                         </div>
                         {editable ? (
                           <div className="flex shrink-0 flex-wrap items-center justify-end gap-1">
-                            <Button variant="ghost" size="sm" aria-label={`Move ${label} up`} disabled={idx <= 0} onClick={() => void move(pq, idx - 1)}>↑</Button>
-                            <Button variant="ghost" size="sm" aria-label={`Move ${label} down`} disabled={idx >= samePos.length - 1} onClick={() => void move(pq, idx + 1)}>↓</Button>
+                            <Button variant="ghost" size="sm" aria-label={`Move ${label} up`} disabled={idx <= 0} onClick={() => void move(pq, idx - 1)}>
+                              ↑
+                            </Button>
+                            <Button variant="ghost" size="sm" aria-label={`Move ${label} down`} disabled={idx >= samePos.length - 1} onClick={() => void move(pq, idx + 1)}>
+                              ↓
+                            </Button>
                             {custom ? (
                               <>
-                                <Button variant="ghost" size="sm" aria-label={`Edit ${label}`} onClick={() => setEditing({ pq, draft: draftOf(pq.question, pq.questionPositionId) })}>Edit</Button>
-                                <Button variant="ghost" size="sm" aria-label={`Save as template: ${label}`} onClick={() => void saveAsTemplate(pq)}>Save as template</Button>
-                                <Button variant="ghost" size="sm" aria-label={`Delete ${label}`} onClick={() => setDeleting(pq)}>Delete</Button>
+                                <Button variant="ghost" size="sm" aria-label={`Edit ${label}`} onClick={() => setEditing({ pq, draft: draftOf(pq.question, pq.questionPositionId) })}>
+                                  Edit
+                                </Button>
+                                <Button variant="ghost" size="sm" aria-label={`Save as template: ${label}`} onClick={() => void saveAsTemplate(pq)}>
+                                  Save as template
+                                </Button>
+                                <Button variant="ghost" size="sm" aria-label={`Delete ${label}`} onClick={() => setDeleting(pq)}>
+                                  Delete
+                                </Button>
                               </>
                             ) : null}
                           </div>
@@ -164,9 +196,23 @@ export function QuestionsTab({ project, editable }: TabProps) {
           <ul className="space-y-2">
             {templates.data.value.map((t) => (
               <li key={t.id} className="flex items-center justify-between gap-2 text-sm">
-                <span className="min-w-0 truncate" title={t.description ?? undefined}>{t.name}</span>
+                <span className="min-w-0 truncate" title={t.description ?? undefined}>
+                  {t.name}
+                </span>
                 {editable && t.question ? (
-                  <Button variant="secondary" size="sm" aria-label={`Use ${t.name}`} onClick={() => setEditing({ pq: null, draft: { ...draftOf(t.question, t.questionPositionId ?? 6), options: (t.question?.questionOptions ?? []).map((o) => ({ optionText: o.optionText, exclusive: o.exclusive })) } })}>Use</Button>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    aria-label={`Use ${t.name}`}
+                    onClick={() =>
+                      setEditing({
+                        pq: null,
+                        draft: { ...draftOf(t.question, t.questionPositionId ?? 6), options: (t.question?.questionOptions ?? []).map((o) => ({ optionText: o.optionText, exclusive: o.exclusive })) },
+                      })
+                    }
+                  >
+                    Use
+                  </Button>
                 ) : null}
               </li>
             ))}

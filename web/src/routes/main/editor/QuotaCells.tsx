@@ -73,9 +73,7 @@ export function QuotaCells({
         <span className="font-medium text-ink-900">Quotas{where}</span>: {summary}
       </summary>
       <form className="mt-3 space-y-3" onSubmit={(e) => void save(e)} noValidate>
-        <p className="text-xs text-ink-600">
-          A share of the completes per answer{where}, adding up to 100%: only these answers qualify, each up to its share. Leave every share empty for no quota.
-        </p>
+        <p className="text-xs text-ink-600">A share of the completes per answer{where}, adding up to 100%: only these answers qualify, each up to its share. Leave every share empty for no quota.</p>
         <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
           {options.map((o, i) => {
             const cell = explanation?.answers.find((a) => a.optionId === (o.systemQuestionOptionId ?? o.questionOptionId));
@@ -101,7 +99,9 @@ export function QuotaCells({
                     }}
                     onBlur={() => setTouched(true)}
                   />
-                  <span className="text-sm text-ink-600" aria-hidden="true">%</span>
+                  <span className="text-sm text-ink-600" aria-hidden="true">
+                    %
+                  </span>
                 </div>
                 {cell?.needed != null && !dirty ? (
                   <p className={cx("text-xs", cell.feasible === false ? "text-amber-800" : "text-ink-600")} data-testid="cell-feasibility">
@@ -125,7 +125,8 @@ export function QuotaCells({
         {editable ? (
           <div className="flex flex-wrap gap-2">
             <Button type="submit" variant="secondary" size="sm" busy={busy} disabled={!dirty}>
-              Save quotas for {questionLabel}{where}
+              Save quotas for {questionLabel}
+              {where}
             </Button>
             {texts.some((t) => t.trim() !== "") ? (
               <Button type="button" variant="ghost" size="sm" disabled={busy} onClick={() => setTexts(options.map(() => ""))}>

@@ -62,7 +62,10 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
   async function decline(e: FormEvent) {
     e.preventDefault();
     setBusy("decline");
-    const r = await run(api.POST("/api/v1/Projects({key})/Decline", { params: keyPath(project.id), body: { reason: reason.trim() } }), ["Project declined", "It is a draft again; the submitter was told why."]);
+    const r = await run(api.POST("/api/v1/Projects({key})/Decline", { params: keyPath(project.id), body: { reason: reason.trim() } }), [
+      "Project declined",
+      "It is a draft again; the submitter was told why.",
+    ]);
     setBusy(null);
     if (r !== undefined) {
       setDeclining(false);
@@ -76,7 +79,9 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
       <div className="mb-6 rounded-xl border border-amber-200 bg-amber-50 px-5 py-4">
         <h2 className="font-semibold text-amber-950">Awaiting approval</h2>
         <p className="mt-1 text-sm text-amber-900">
-          {isAdmin ? "Review the set-up below, then approve it to send it for fielding or decline it with a reason." : "An Admin of your team reviews this project before it is fielded. You will be notified of their decision."}
+          {isAdmin
+            ? "Review the set-up below, then approve it to send it for fielding or decline it with a reason."
+            : "An Admin of your team reviews this project before it is fielded. You will be notified of their decision."}
         </p>
         {shortfall ? (
           <div className="mt-3">
@@ -90,8 +95,12 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
         <div className="mt-4 flex flex-wrap gap-2">
           {isAdmin ? (
             <>
-              <Button busy={busy === "approve"} disabled={!!shortfall && !accepted} onClick={() => void approve()}>Approve</Button>
-              <Button variant="secondary" onClick={() => setDeclining(true)}>Decline</Button>
+              <Button busy={busy === "approve"} disabled={!!shortfall && !accepted} onClick={() => void approve()}>
+                Approve
+              </Button>
+              <Button variant="secondary" onClick={() => setDeclining(true)}>
+                Decline
+              </Button>
             </>
           ) : null}
           {isOwner || isAdmin ? <UnsubmitButton project={project} onDone={() => void refresh().then(() => navigate(`~/${client.id}/projects/${project.id}`))} /> : null}
@@ -101,29 +110,64 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
         <Card title="Cost">
           {cost ? (
             <dl className="space-y-2 text-sm">
-              <div className="flex justify-between"><dt>Credits set aside</dt><dd className="font-semibold">{credits(cost.lastRunCost ?? cost.total)}</dd></div>
-              <div className="flex justify-between"><dt>Team balance</dt><dd>{credits(cost.balance)}</dd></div>
+              <div className="flex justify-between">
+                <dt>Credits set aside</dt>
+                <dd className="font-semibold">{credits(cost.lastRunCost ?? cost.total)}</dd>
+              </div>
+              <div className="flex justify-between">
+                <dt>Team balance</dt>
+                <dd>{credits(cost.balance)}</dd>
+              </div>
               {cost.regions.map((r) => (
-                <div key={r.regionId} className="flex justify-between text-ink-600"><dt>{r.regionName} · {r.sampleSize} completes</dt><dd>{r.cost.toLocaleString("en")}</dd></div>
+                <div key={r.regionId} className="flex justify-between text-ink-600">
+                  <dt>
+                    {r.regionName} · {r.sampleSize} completes
+                  </dt>
+                  <dd>{r.cost.toLocaleString("en")}</dd>
+                </div>
               ))}
             </dl>
-          ) : <Skeleton className="h-20" />}
+          ) : (
+            <Skeleton className="h-20" />
+          )}
         </Card>
         <Card title="Design" className="lg:col-span-2">
           <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
-            <div><dt className="text-xs text-ink-500">Markets</dt><dd>{markets.map((r) => `${r.region?.regionName ?? r.regionId} (${r.sampleSize} completes${r.isCustomerPanel ? ", customer panel" : ""})`).join(", ")}</dd></div>
-            <div><dt className="text-xs text-ink-500">Framework</dt><dd>{project.framework?.title ?? "None"}</dd></div>
+            <div>
+              <dt className="text-xs text-ink-500">Markets</dt>
+              <dd>{markets.map((r) => `${r.region?.regionName ?? r.regionId} (${r.sampleSize} completes${r.isCustomerPanel ? ", customer panel" : ""})`).join(", ")}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-ink-500">Framework</dt>
+              <dd>{project.framework?.title ?? "None"}</dd>
+            </div>
             <div>
               <dt className="text-xs text-ink-500">Design</dt>
               <dd data-testid="design">{designText(project.splitCellQuota === true)}</dd>
             </div>
-            <div><dt className="text-xs text-ink-500">Waves</dt><dd>{project.scheduleStartDate && project.scheduleFrequencyWeeks ? `${project.scheduleWavesRequired ?? "Ongoing"} waves every ${project.scheduleFrequencyWeeks} weeks from ${project.scheduleStartDate}` : "One wave"}</dd></div>
-            {project.researchNote ? <div className="sm:col-span-2"><dt className="text-xs text-ink-500">Research note</dt><dd className="whitespace-pre-line">{project.researchNote}</dd></div> : null}
+            <div>
+              <dt className="text-xs text-ink-500">Waves</dt>
+              <dd>
+                {project.scheduleStartDate && project.scheduleFrequencyWeeks
+                  ? `${project.scheduleWavesRequired ?? "Ongoing"} waves every ${project.scheduleFrequencyWeeks} weeks from ${project.scheduleStartDate}`
+                  : "One wave"}
+              </dd>
+            </div>
+            {project.researchNote ? (
+              <div className="sm:col-span-2">
+                <dt className="text-xs text-ink-500">Research note</dt>
+                <dd className="whitespace-pre-line">{project.researchNote}</dd>
+              </div>
+            ) : null}
           </dl>
         </Card>
       </div>
       <Card title={`Test options${options ? ` (${options.value.length})` : ""}`} className="mt-6">
-        {!options ? <Skeleton className="h-20" /> : !options.value.length ? <p className="text-sm text-rose-700">No test options: respondents have nothing to rate.</p> : (
+        {!options ? (
+          <Skeleton className="h-20" />
+        ) : !options.value.length ? (
+          <p className="text-sm text-rose-700">No test options: respondents have nothing to rate.</p>
+        ) : (
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {options.value.map((o) => {
               const img = imageOf(o.id);
@@ -141,16 +185,25 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
         )}
       </Card>
       <Card title="Targets" className="mt-6">
-        {!targets ? <Skeleton className="h-16" /> : !chosenTargets.length ? <p className="text-sm text-ink-600">No targets: everyone in the markets qualifies.</p> : (
+        {!targets ? (
+          <Skeleton className="h-16" />
+        ) : !chosenTargets.length ? (
+          <p className="text-sm text-ink-600">No targets: everyone in the markets qualifies.</p>
+        ) : (
           <ul className="space-y-1 text-sm">
             {chosenTargets.map((t) => (
-              <li key={t.key}><span className="font-medium">{t.question}</span>{t.market ? <span className="text-ink-500"> · {t.market}</span> : null}: {t.answers.join(", ")}</li>
+              <li key={t.key}>
+                <span className="font-medium">{t.question}</span>
+                {t.market ? <span className="text-ink-500"> · {t.market}</span> : null}: {t.answers.join(", ")}
+              </li>
             ))}
           </ul>
         )}
       </Card>
       <Card title="Questions, in the order respondents answer them" className="mt-6">
-        {!questions ? <Skeleton className="h-20" /> : (
+        {!questions ? (
+          <Skeleton className="h-20" />
+        ) : (
           <div className="space-y-5">
             {groupQuestions(questions.value).map((g) => (
               <section key={g.name} aria-label={g.name}>
@@ -158,10 +211,17 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
                 <ol className="space-y-3">
                   {g.items.map((pq) => (
                     <li key={pq.id} className="text-sm">
-                      <p className="font-medium text-ink-900">{pq.question?.questionText ?? "—"}{pq.testOption ? <span className="font-normal text-ink-500"> · about {pq.testOption.conceptText}</span> : null}</p>
+                      <p className="font-medium text-ink-900">
+                        {pq.question?.questionText ?? "—"}
+                        {pq.testOption ? <span className="font-normal text-ink-500"> · about {pq.testOption.conceptText}</span> : null}
+                      </p>
                       {pq.question?.questionOptions.length ? (
-                        <p className="mt-0.5 text-ink-600">{QUESTION_TYPES[pq.question.questionTypeId] ?? ""}: {pq.question.questionOptions.map((o) => o.optionText).join(" · ")}</p>
-                      ) : pq.question ? <p className="mt-0.5 text-ink-600">{QUESTION_TYPES[pq.question.questionTypeId] ?? ""}</p> : null}
+                        <p className="mt-0.5 text-ink-600">
+                          {QUESTION_TYPES[pq.question.questionTypeId] ?? ""}: {pq.question.questionOptions.map((o) => o.optionText).join(" · ")}
+                        </p>
+                      ) : pq.question ? (
+                        <p className="mt-0.5 text-ink-600">{QUESTION_TYPES[pq.question.questionTypeId] ?? ""}</p>
+                      ) : null}
                     </li>
                   ))}
                 </ol>

@@ -56,8 +56,14 @@ export function SchedulingTab({ project, editable }: TabProps) {
             <fieldset>
               <legend className="mb-1.5 text-sm font-medium text-ink-800">Runs</legend>
               <div className="flex gap-2">
-                {[{ v: false, l: "One run" }, { v: true, l: "Waves" }].map((o) => (
-                  <label key={o.l} className={`flex-1 cursor-pointer rounded-lg px-3 py-2 text-center text-sm font-medium ring-1 ${waves === o.v ? "bg-brand-50 text-brand-800 ring-brand-400" : "ring-ink-200 hover:bg-ink-50"}`}>
+                {[
+                  { v: false, l: "One run" },
+                  { v: true, l: "Waves" },
+                ].map((o) => (
+                  <label
+                    key={o.l}
+                    className={`flex-1 cursor-pointer rounded-lg px-3 py-2 text-center text-sm font-medium ring-1 ${waves === o.v ? "bg-brand-50 text-brand-800 ring-brand-400" : "ring-ink-200 hover:bg-ink-50"}`}
+                  >
                     <input type="radio" name="wave-mode" className="sr-only" checked={waves === o.v} onChange={() => setWaves(o.v)} />
                     {o.l}
                   </label>
@@ -80,7 +86,9 @@ export function SchedulingTab({ project, editable }: TabProps) {
           </fieldset>
           {editable ? (
             <div className="flex justify-end">
-              <Button type="submit" busy={busy}>Save schedule</Button>
+              <Button type="submit" busy={busy}>
+                Save schedule
+              </Button>
             </div>
           ) : null}
         </form>

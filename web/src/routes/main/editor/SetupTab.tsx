@@ -14,9 +14,7 @@ export const renamedDetail = (name: string) => `Project name has been updated to
 type Category = Row<"Categories", "id" | "name" | "parentId">;
 
 function useCategories() {
-  return useApi(["Categories"], () =>
-    selected<Page<Category>>(api.GET("/api/v1/Categories", { params: { query: { $select: "id,name,parentId", $orderby: "sortOrder,name", $top: 500 } } })),
-  );
+  return useApi(["Categories"], () => selected<Page<Category>>(api.GET("/api/v1/Categories", { params: { query: { $select: "id,name,parentId", $orderby: "sortOrder,name", $top: 500 } } })));
 }
 
 /** Rename: PATCH projectName and id (SPEC 7), skipped when the trimmed name is unchanged (SPEC 5). */
@@ -73,10 +71,22 @@ export function SetupTab({ project, editable, canWrite }: TabProps) {
         <form onSubmit={saveName} className="flex items-end gap-2">
           <div className="flex-1">
             <Field id="project-name" label="Project name" error={canWrite && !name.trim() ? "Enter a name: a project needs one." : undefined}>
-              <Input id="project-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} required aria-invalid={canWrite && !name.trim() ? true : undefined} disabled={!canWrite || (!editable && project.statusCode >= 200)} />
+              <Input
+                id="project-name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                maxLength={200}
+                required
+                aria-invalid={canWrite && !name.trim() ? true : undefined}
+                disabled={!canWrite || (!editable && project.statusCode >= 200)}
+              />
             </Field>
           </div>
-          {canWrite ? <Button type="submit" variant="secondary" busy={busy === "name"} disabled={!name.trim() || name.trim() === project.projectName}>Rename</Button> : null}
+          {canWrite ? (
+            <Button type="submit" variant="secondary" busy={busy === "name"} disabled={!name.trim() || name.trim() === project.projectName}>
+              Rename
+            </Button>
+          ) : null}
         </form>
         <p className="mt-2 text-xs text-ink-500">Only you and your team see the name; respondents never do.</p>
       </Card>
@@ -86,7 +96,9 @@ export function SetupTab({ project, editable, canWrite }: TabProps) {
             <Field id="framework" label="Framework" hint="The standard questions every test option is asked.">
               <Select id="framework" value={form.frameworkId ?? ""} onChange={(e) => setForm({ ...form, frameworkId: Number(e.target.value) })}>
                 {fits.map((f) => (
-                  <option key={f.id} value={f.id}>{f.title}</option>
+                  <option key={f.id} value={f.id}>
+                    {f.title}
+                  </option>
                 ))}
               </Select>
             </Field>
@@ -97,15 +109,25 @@ export function SetupTab({ project, editable, canWrite }: TabProps) {
                   <optgroup key={p.id} label={p.name}>
                     <option value={p.id}>{p.name}</option>
                     {children(p.id).map((c) => (
-                      <option key={c.id} value={c.id}>{c.name}</option>
+                      <option key={c.id} value={c.id}>
+                        {c.name}
+                      </option>
                     ))}
                   </optgroup>
                 ))}
               </Select>
             </Field>
             <div className="flex items-center gap-2">
-              <input id="branded" type="checkbox" className="size-4 rounded border-ink-300 text-brand-600" checked={form.isBranded} onChange={(e) => setForm({ ...form, isBranded: e.target.checked })} />
-              <label htmlFor="branded" className="text-sm text-ink-800">Branded: respondents see the brand name</label>
+              <input
+                id="branded"
+                type="checkbox"
+                className="size-4 rounded border-ink-300 text-brand-600"
+                checked={form.isBranded}
+                onChange={(e) => setForm({ ...form, isBranded: e.target.checked })}
+              />
+              <label htmlFor="branded" className="text-sm text-ink-800">
+                Branded: respondents see the brand name
+              </label>
             </div>
             {form.isBranded ? (
               <Field id="brand-name" label="Brand name">
@@ -118,7 +140,9 @@ export function SetupTab({ project, editable, canWrite }: TabProps) {
           </fieldset>
           {editable ? (
             <div className="flex justify-end">
-              <Button type="submit" busy={busy === "details"}>Save set-up</Button>
+              <Button type="submit" busy={busy === "details"}>
+                Save set-up
+              </Button>
             </div>
           ) : null}
         </form>

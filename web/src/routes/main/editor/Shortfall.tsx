@@ -9,7 +9,9 @@ export type ShortfallStatement = Schemas["ShortfallStatement"];
 export function ShortfallNotice({ shortfall, accepted, onAccept, label }: { shortfall: ShortfallStatement; accepted?: boolean; onAccept?: (accepted: boolean) => void; label?: string }) {
   return (
     <section aria-labelledby="shortfall-title" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="shortfall">
-      <h3 id="shortfall-title" className="font-semibold">Not feasible as designed</h3>
+      <h3 id="shortfall-title" className="font-semibold">
+        Not feasible as designed
+      </h3>
       <ul className="mt-1 list-disc space-y-1 pl-5">
         {shortfall.markets.map((m) => (
           <li key={m.regionId}>{m.text}</li>

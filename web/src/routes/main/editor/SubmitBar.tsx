@@ -24,7 +24,11 @@ export function UnsubmitButton({ project, onDone }: { project: EditorProject; on
     setBusy(false);
     if (r !== undefined) onDone();
   }
-  return <Button variant="secondary" busy={busy} onClick={() => void unsubmit()}>Unsubmit</Button>;
+  return (
+    <Button variant="secondary" busy={busy} onClick={() => void unsubmit()}>
+      Unsubmit
+    </Button>
+  );
 }
 
 export function SubmitBar({ client, project }: { client: CurrentClient; project: EditorProject }) {
@@ -68,7 +72,9 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
     <div className="fixed inset-x-0 bottom-0 z-30 border-t border-ink-200 bg-white/95 shadow-[0_-4px_12px_rgba(0,0,0,0.04)] backdrop-blur lg:left-60">
       {draft && blocking.length ? (
         <section aria-labelledby="readiness-title" className="mx-auto max-w-6xl border-b border-amber-200 bg-amber-50 px-4 py-2 sm:px-6">
-          <h2 id="readiness-title" className="text-sm font-semibold text-amber-900">Before you can submit</h2>
+          <h2 id="readiness-title" className="text-sm font-semibold text-amber-900">
+            Before you can submit
+          </h2>
           <ul className="mt-1 space-y-0.5 text-sm text-amber-900">
             {blocking.map((x) => (
               <li key={`${x.code}:${x.message}`} className="flex flex-wrap gap-x-2">
@@ -83,7 +89,9 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
       ) : null}
       {draft && short.length ? (
         <section aria-labelledby="feasibility-title" className="mx-auto max-w-6xl border-b border-amber-200 bg-amber-50 px-4 py-2 sm:px-6">
-          <h2 id="feasibility-title" className="text-sm font-semibold text-amber-900">Not feasible as designed: you can submit only by accepting the shortfall</h2>
+          <h2 id="feasibility-title" className="text-sm font-semibold text-amber-900">
+            Not feasible as designed: you can submit only by accepting the shortfall
+          </h2>
           <ul className="mt-1 space-y-0.5 text-sm text-amber-900">
             {short.map((x) => (
               <li key={`${x.code}:${x.message}`} className="flex flex-wrap gap-x-2">
@@ -102,7 +110,9 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
             <>
               <div>
                 <dt className="text-xs text-ink-500">{draft ? "This run costs" : "Set aside"}</dt>
-                <dd className="font-semibold text-ink-900" data-testid="run-cost">{credits(draft ? cost.total : cost.lastRunCost ?? cost.total)}</dd>
+                <dd className="font-semibold text-ink-900" data-testid="run-cost">
+                  {credits(draft ? cost.total : (cost.lastRunCost ?? cost.total))}
+                </dd>
               </div>
               <div>
                 <dt className="text-xs text-ink-500">Team balance</dt>
@@ -122,7 +132,11 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
           {draft ? (
             // Rendered once the cost is known: Submit never offers to spend an unknown amount.
             // and only once the pre-launch check has passed (the API refuses an incomplete test too).
-            cost ? <Button onClick={openConfirm} disabled={!cost.affordable || !ready}>Submit</Button> : null
+            cost ? (
+              <Button onClick={openConfirm} disabled={!cost.affordable || !ready}>
+                Submit
+              </Button>
+            ) : null
           ) : project.statusCode === 50 || project.statusCode === 100 ? (
             <UnsubmitButton project={project} onDone={() => void refresh()} />
           ) : null}
@@ -136,13 +150,18 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
           size="sm"
           footer={
             <>
-              <Button variant="secondary" onClick={() => setConfirming(false)}>Cancel</Button>
-              <Button busy={busy} disabled={!!shortfall && !accepted} onClick={() => void submit()}>Submit for {credits(cost.total)}</Button>
+              <Button variant="secondary" onClick={() => setConfirming(false)}>
+                Cancel
+              </Button>
+              <Button busy={busy} disabled={!!shortfall && !accepted} onClick={() => void submit()}>
+                Submit for {credits(cost.total)}
+              </Button>
             </>
           }
         >
           <p>
-            Submitting sets aside <strong>{credits(cost.total)}</strong> for the first wave in {cost.regions.map((r) => r.regionName).join(", ")}. Your team's balance goes from {credits(cost.balance)} to {credits(cost.balance - cost.total)}.
+            Submitting sets aside <strong>{credits(cost.total)}</strong> for the first wave in {cost.regions.map((r) => r.regionName).join(", ")}. Your team's balance goes from {credits(cost.balance)}{" "}
+            to {credits(cost.balance - cost.total)}.
           </p>
           <p className="mt-2 text-ink-600">If your team needs approval, an Admin reviews it first. You can unsubmit until the review starts; the credits come back.</p>
           {shortfall ? (

@@ -14,14 +14,22 @@ import { designText, isSplitCell } from "../../../features/design";
 function ConceptCard({ option, imageUrl, onEdit, onDelete, editable }: { option: TestOption; imageUrl?: string; onEdit: () => void; onDelete: () => void; editable: boolean }) {
   return (
     <li className="flex flex-col overflow-hidden rounded-xl border border-ink-200 bg-white shadow-sm">
-      {imageUrl ? <img src={imageUrl} alt={option.conceptText} className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : <div className="flex aspect-[4/3] items-center justify-center bg-ink-50 text-sm text-ink-600">No image</div>}
+      {imageUrl ? (
+        <img src={imageUrl} alt={option.conceptText} className="aspect-[4/3] w-full bg-ink-50 object-contain" />
+      ) : (
+        <div className="flex aspect-[4/3] items-center justify-center bg-ink-50 text-sm text-ink-600">No image</div>
+      )}
       <div className="flex flex-1 flex-col p-4">
         <h3 className="font-semibold text-ink-900">{option.conceptText}</h3>
         {option.conceptDescription ? <p className="mt-1 line-clamp-4 text-sm text-ink-600">{option.conceptDescription}</p> : null}
         {editable ? (
           <div className="mt-auto flex gap-2 pt-4">
-            <Button variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit ${option.conceptText}`}>Edit</Button>
-            <Button variant="ghost" size="sm" onClick={onDelete} aria-label={`Delete ${option.conceptText}`}>Delete</Button>
+            <Button variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit ${option.conceptText}`}>
+              Edit
+            </Button>
+            <Button variant="ghost" size="sm" onClick={onDelete} aria-label={`Delete ${option.conceptText}`}>
+              Delete
+            </Button>
           </div>
         ) : null}
       </div>
@@ -29,7 +37,21 @@ function ConceptCard({ option, imageUrl, onEdit, onDelete, editable }: { option:
   );
 }
 
-function ConceptDialog({ projectId, option, imageUrl, otherNames, onClose, onSaved }: { projectId: number; option: TestOption | null; imageUrl?: string; otherNames: string[]; onClose: () => void; onSaved: () => void }) {
+function ConceptDialog({
+  projectId,
+  option,
+  imageUrl,
+  otherNames,
+  onClose,
+  onSaved,
+}: {
+  projectId: number;
+  option: TestOption | null;
+  imageUrl?: string;
+  otherNames: string[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const [text, setText] = useState(option?.conceptText ?? "");
   const [touched, setTouched] = useState(false);
   // Respondents and results tell test options apart by name: a repeat is said at the field (a
@@ -62,17 +84,47 @@ function ConceptDialog({ projectId, option, imageUrl, otherNames, onClose, onSav
   }
 
   return (
-    <FormModal id="concept-form" size="lg" title={option ? "Edit test option" : "Add test option"} submitLabel={option ? "Save" : "Add test option"} busy={busy} disabled={!text.trim()} onSubmit={save} onClose={onClose}>
+    <FormModal
+      id="concept-form"
+      size="lg"
+      title={option ? "Edit test option" : "Add test option"}
+      submitLabel={option ? "Save" : "Add test option"}
+      busy={busy}
+      disabled={!text.trim()}
+      onSubmit={save}
+      onClose={onClose}
+    >
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <div className="space-y-4">
-          <Field id="concept-text" label="Concept name" error={duplicate ? "Another test option has this name: respondents and the results will not tell them apart." : touched && !text.trim() ? "Enter a name: respondents see it." : undefined}>
-            <Input id="concept-text" value={text} onChange={(e) => { setText(e.target.value); setTouched(true); }} maxLength={500} required autoFocus aria-invalid={duplicate || (touched && !text.trim()) ? true : undefined} />
+          <Field
+            id="concept-text"
+            label="Concept name"
+            error={duplicate ? "Another test option has this name: respondents and the results will not tell them apart." : touched && !text.trim() ? "Enter a name: respondents see it." : undefined}
+          >
+            <Input
+              id="concept-text"
+              value={text}
+              onChange={(e) => {
+                setText(e.target.value);
+                setTouched(true);
+              }}
+              maxLength={500}
+              required
+              autoFocus
+              aria-invalid={duplicate || (touched && !text.trim()) ? true : undefined}
+            />
           </Field>
           <Field id="concept-description" label="Description" hint="What respondents read about it.">
             <Textarea id="concept-description" rows={5} value={description} onChange={(e) => setDescription(e.target.value)} />
           </Field>
           <Field id="concept-image" label="Image" hint="PNG, JPEG, WebP or GIF, up to 20 MB.">
-            <input id="concept-image" type="file" accept={ACCEPTED_IMAGES.join(",")} className="block w-full text-sm text-ink-700 file:mr-3 file:rounded-lg file:border-0 file:bg-ink-100 file:px-3 file:py-2 file:text-sm file:font-medium" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+            <input
+              id="concept-image"
+              type="file"
+              accept={ACCEPTED_IMAGES.join(",")}
+              className="block w-full text-sm text-ink-700 file:mr-3 file:rounded-lg file:border-0 file:bg-ink-100 file:px-3 file:py-2 file:text-sm file:font-medium"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            />
           </Field>
         </div>
         <fieldset aria-label="Preview">
@@ -115,7 +167,13 @@ export function TestOptionsTab({ project, editable }: TabProps) {
   return (
     <Card
       title={`Test options${data ? ` (${data.value.length})` : ""}`}
-      actions={editable ? <Button size="sm" onClick={() => setEditing("new")}>Add test option</Button> : null}
+      actions={
+        editable ? (
+          <Button size="sm" onClick={() => setEditing("new")}>
+            Add test option
+          </Button>
+        ) : null
+      }
     >
       {!data ? (
         <div className="grid gap-4 sm:grid-cols-3" role="status" aria-label="Loading test options">
@@ -135,7 +193,16 @@ export function TestOptionsTab({ project, editable }: TabProps) {
           </ul>
         </>
       )}
-      {editing ? <ConceptDialog projectId={project.id} option={editing === "new" ? null : editing} imageUrl={editing === "new" ? undefined : imageOf(editing.id)} otherNames={(data?.value ?? []).filter((o) => editing === "new" || o.id !== editing.id).map((o) => o.conceptText)} onClose={() => setEditing(null)} onSaved={() => void saved()} /> : null}
+      {editing ? (
+        <ConceptDialog
+          projectId={project.id}
+          option={editing === "new" ? null : editing}
+          imageUrl={editing === "new" ? undefined : imageOf(editing.id)}
+          otherNames={(data?.value ?? []).filter((o) => editing === "new" || o.id !== editing.id).map((o) => o.conceptText)}
+          onClose={() => setEditing(null)}
+          onSaved={() => void saved()}
+        />
+      ) : null}
       <ConfirmDialog
         open={!!deleting}
         title="Delete test option"

@@ -12,7 +12,11 @@ export default function Advertising() {
   return (
     <div>
       <PageTitle title="Advertising" subtitle="Brand recognition, advertisement outtake and in-store visibility." />
-      {ms && !ms.length && !hasAdvertisingMeasures(questions) ? <EmptyState title="No advertising measures">This test did not ask the advertising questions.</EmptyState> : <MeasuresView measures={ms} method={data?.method} loading={isLoading} title="Advertising measures" />}
+      {ms && !ms.length && !hasAdvertisingMeasures(questions) ? (
+        <EmptyState title="No advertising measures">This test did not ask the advertising questions.</EmptyState>
+      ) : (
+        <MeasuresView measures={ms} method={data?.method} loading={isLoading} title="Advertising measures" />
+      )}
     </div>
   );
 }

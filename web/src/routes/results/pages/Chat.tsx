@@ -22,7 +22,6 @@ import { isAiChatEvent } from "@ideally/contracts/events";
 type Thread = Row<"ResultsAiThreads", "id" | "title" | "createdAt" | "updatedAt">;
 type Message = Row<"ResultsAiMessages", "id" | "role" | "content" | "referencesData" | "feedback" | "createdAt">;
 
-
 function Cited({ text, figures }: { text: string; figures: Figure[] }) {
   const { clientId, projectId, regionId, questions } = useResults();
   const { data: sysOpts } = useSystemOptions(regionId);
@@ -30,7 +29,17 @@ function Cited({ text, figures }: { text: string; figures: Figure[] }) {
   const questionOf = useMemo(() => new Map(questions.flatMap((q) => (q.question?.questionOptions ?? []).map((o) => [o.id, q.id] as const))), [questions]);
   const href = (f: Figure) => {
     const t = figureTarget(f, figures);
-    return `~${resultsLink(clientId, projectId, t.path, figureSearch(location.search, t, (i) => codeOf.get(i), (i) => questionOf.get(i)))}`;
+    return `~${resultsLink(
+      clientId,
+      projectId,
+      t.path,
+      figureSearch(
+        location.search,
+        t,
+        (i) => codeOf.get(i),
+        (i) => questionOf.get(i),
+      ),
+    )}`;
   };
   const parts: ReactNode[] = [];
   let last = 0;
@@ -39,7 +48,13 @@ function Cited({ text, figures }: { text: string; figures: Figure[] }) {
     const f = figures.find((x) => x.ref === m[1]);
     parts.push(
       f ? (
-        <Link key={m.index} href={href(f)} className="mx-0.5 rounded bg-brand-100 px-1 text-xs font-semibold text-brand-800 hover:bg-brand-200" title={`${f.text}: open the chart it comes from`} aria-label={`Source ${m[1]}: ${f.text}`}>
+        <Link
+          key={m.index}
+          href={href(f)}
+          className="mx-0.5 rounded bg-brand-100 px-1 text-xs font-semibold text-brand-800 hover:bg-brand-200"
+          title={`${f.text}: open the chart it comes from`}
+          aria-label={`Source ${m[1]}: ${f.text}`}
+        >
           {m[1]}
         </Link>
       ) : (
@@ -64,7 +79,13 @@ function Feedback({ m, onDone }: { m: Message; onDone: () => void }) {
   return (
     <div className="mt-2 flex gap-1">
       {(["Positive", "Negative"] as const).map((f) => (
-        <button key={f} type="button" onClick={() => void send(f)} aria-pressed={m.feedback === f} className={cx("rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-ink-200", m.feedback === f ? "bg-brand-100 text-brand-800" : "text-ink-500 hover:bg-ink-100")}>
+        <button
+          key={f}
+          type="button"
+          onClick={() => void send(f)}
+          aria-pressed={m.feedback === f}
+          className={cx("rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-ink-200", m.feedback === f ? "bg-brand-100 text-brand-800" : "text-ink-500 hover:bg-ink-100")}
+        >
           {f === "Positive" ? "Helpful" : "Not helpful"}
         </button>
       ))}
@@ -76,10 +97,16 @@ export default function Chat({ chatId }: { chatId?: number }) {
   const { projectId, clientId, responseFilter, allMarkets } = useResults();
   const [, navigate] = useLocation();
   const threads = useApi(["ResultsAiThreads", projectId], () =>
-    selected<Page<Thread>>(api.GET("/api/v1/ResultsAiThreads", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "updatedAt desc,createdAt desc", $select: "id,title,createdAt,updatedAt" } } })),
+    selected<Page<Thread>>(
+      api.GET("/api/v1/ResultsAiThreads", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "updatedAt desc,createdAt desc", $select: "id,title,createdAt,updatedAt" } } }),
+    ),
   );
   const messages = useApi(chatId ? ["ResultsAiMessages", chatId] : null, () =>
-    selected<Page<Message>>(api.GET("/api/v1/ResultsAiMessages", { params: { query: { $filter: `resultsAiThreadId eq ${chatId}`, $orderby: "id", $select: "id,role,content,referencesData,feedback,createdAt", $top: 200 } } })),
+    selected<Page<Message>>(
+      api.GET("/api/v1/ResultsAiMessages", {
+        params: { query: { $filter: `resultsAiThreadId eq ${chatId}`, $orderby: "id", $select: "id,role,content,referencesData,feedback,createdAt", $top: 200 } },
+      }),
+    ),
   );
   const [question, setQuestion] = useState("");
   const [busy, setBusy] = useState(false);
@@ -163,12 +190,23 @@ export default function Chat({ chatId }: { chatId?: number }) {
     // ellipsis instead of widening the page (a grid column sized by its nowrap text did, by 182 px).
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4 md:grid-cols-[12rem_minmax(0,1fr)]">
       <nav aria-label="Chats" className="min-w-0 space-y-1">
-        <Button size="sm" variant="secondary" className="w-full" onClick={() => navigate(`~${resultsLink(clientId, projectId, "chat")}`)}>New chat</Button>
-        {!threads.data ? <Skeleton className="h-20" /> : threads.data.value.map((t) => (
-          <Link key={t.id} href={`~${resultsLink(clientId, projectId, `chat/${t.id}`)}`} aria-current={t.id === chatId ? "page" : undefined} className={cx("block truncate rounded-md px-2 py-1.5 text-sm", t.id === chatId ? "bg-brand-50 font-medium text-brand-800" : "text-ink-700 hover:bg-ink-100")}>
-            {t.title ?? `Chat ${t.id}`}
-          </Link>
-        ))}
+        <Button size="sm" variant="secondary" className="w-full" onClick={() => navigate(`~${resultsLink(clientId, projectId, "chat")}`)}>
+          New chat
+        </Button>
+        {!threads.data ? (
+          <Skeleton className="h-20" />
+        ) : (
+          threads.data.value.map((t) => (
+            <Link
+              key={t.id}
+              href={`~${resultsLink(clientId, projectId, `chat/${t.id}`)}`}
+              aria-current={t.id === chatId ? "page" : undefined}
+              className={cx("block truncate rounded-md px-2 py-1.5 text-sm", t.id === chatId ? "bg-brand-50 font-medium text-brand-800" : "text-ink-700 hover:bg-ink-100")}
+            >
+              {t.title ?? `Chat ${t.id}`}
+            </Link>
+          ))
+        )}
       </nav>
       <section aria-label="Conversation" className="flex min-h-[28rem] flex-col rounded-xl border border-ink-200 bg-white shadow-sm">
         <div className="flex items-center gap-2 border-b border-ink-100 px-4 py-3">
@@ -187,15 +225,43 @@ export default function Chat({ chatId }: { chatId?: number }) {
           {stream && waiting ? (
             <div className="max-w-[90%] rounded-xl bg-ink-50 px-3 py-2 text-sm text-ink-900" data-role="streaming">
               {stream.text ? <p className="whitespace-pre-wrap">{stream.text.replace(/\[(F\d+)\]/g, "[$1]")}</p> : <p className="text-ink-500">Thinking…</p>}
-              {stream.failed ? <p className="mt-1 text-rose-700" role="alert">{stream.failed}</p> : null}
+              {stream.failed ? (
+                <p className="mt-1 text-rose-700" role="alert">
+                  {stream.failed}
+                </p>
+              ) : null}
             </div>
           ) : null}
           <div ref={end} />
         </div>
-        <form className="flex gap-2 border-t border-ink-100 p-3" onSubmit={(e) => { e.preventDefault(); void ask(); }}>
-          <label htmlFor="chat-question" className="sr-only">Your question</label>
-          <Textarea id="chat-question" rows={2} className="flex-1" placeholder="Which test option did best, and why?" value={question} maxLength={4000} onChange={(e) => setQuestion(e.target.value)} onKeyDown={(e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); void ask(); } }} />
-          <Button type="submit" busy={busy} disabled={!question.trim()}>Ask</Button>
+        <form
+          className="flex gap-2 border-t border-ink-100 p-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void ask();
+          }}
+        >
+          <label htmlFor="chat-question" className="sr-only">
+            Your question
+          </label>
+          <Textarea
+            id="chat-question"
+            rows={2}
+            className="flex-1"
+            placeholder="Which test option did best, and why?"
+            value={question}
+            maxLength={4000}
+            onChange={(e) => setQuestion(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey) {
+                e.preventDefault();
+                void ask();
+              }
+            }}
+          />
+          <Button type="submit" busy={busy} disabled={!question.trim()}>
+            Ask
+          </Button>
         </form>
       </section>
     </div>

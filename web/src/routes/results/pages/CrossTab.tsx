@@ -20,7 +20,9 @@ export default function CrossTab() {
   const { data: qual } = useQualResults();
   const { data: sysOpts } = useSystemOptions(regionId);
   const { data: segments } = useSegments(projectId);
-  const optionQuestions = questions.filter((q) => q.standardQuestionId === null && q.question && q.question.questionTypeId !== TEXT_TYPE && q.question.questionOptions.length > 0 && !isPriceQuestion(q.standardQuestionId));
+  const optionQuestions = questions.filter(
+    (q) => q.standardQuestionId === null && q.question && q.question.questionTypeId !== TEXT_TYPE && q.question.questionOptions.length > 0 && !isPriceQuestion(q.standardQuestionId),
+  );
   const stubs = [
     ...(qual?.measures ?? []).map((m) => ({ value: `measure:${m.standardQuestionId}`, label: `${m.title} (top-2-box)` })),
     ...optionQuestions.map((q) => ({ value: `question:${q.id}`, label: questionLabel(q) })),
@@ -50,10 +52,14 @@ export default function CrossTab() {
       <PageTitle title="Cross-tabs" subtitle="A measure or question by the groups you choose, with significance letters." />
       <div className="grid gap-4 rounded-xl border border-ink-200 bg-white p-4 shadow-sm md:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">
         <div>
-          <label htmlFor="xtab-rows" className="mb-1 block text-xs font-medium text-ink-600">Rows</label>
+          <label htmlFor="xtab-rows" className="mb-1 block text-xs font-medium text-ink-600">
+            Rows
+          </label>
           <Select id="xtab-rows" value={rows ?? ""} onChange={(e) => setView({ xrows: e.target.value })}>
             {stubs.map((s) => (
-              <option key={s.value} value={s.value}>{s.label}</option>
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
             ))}
           </Select>
         </div>
@@ -64,16 +70,18 @@ export default function CrossTab() {
               <div key={g} className="min-w-0">
                 <p className="text-xs text-ink-500">{g}</p>
                 <div className="flex flex-wrap gap-x-3 gap-y-1">
-                  {candidates.filter((c) => c.group === g).map((c) => {
-                    const on = banner.includes(c.value);
-                    const full = !on && variables >= MAX_VARIABLES && !(c.value.startsWith("segment:") && banner.some((b) => b.startsWith("segment:")));
-                    return (
-                      <label key={c.value} className="flex items-center gap-1.5 text-sm text-ink-700">
-                        <input type="checkbox" className="size-4 accent-brand-600" checked={on} disabled={full} onChange={() => toggle(c.value)} />
-                        {c.label}
-                      </label>
-                    );
-                  })}
+                  {candidates
+                    .filter((c) => c.group === g)
+                    .map((c) => {
+                      const on = banner.includes(c.value);
+                      const full = !on && variables >= MAX_VARIABLES && !(c.value.startsWith("segment:") && banner.some((b) => b.startsWith("segment:")));
+                      return (
+                        <label key={c.value} className="flex items-center gap-1.5 text-sm text-ink-700">
+                          <input type="checkbox" className="size-4 accent-brand-600" checked={on} disabled={full} onChange={() => toggle(c.value)} />
+                          {c.label}
+                        </label>
+                      );
+                    })}
                 </div>
               </div>
             ))}
@@ -89,7 +97,9 @@ export default function CrossTab() {
       ) : error ? (
         <EmptyState title="This cross-tab cannot be made">{error instanceof Error ? error.message : "The columns chosen are refused."}</EmptyState>
       ) : !data ? (
-        isLoading ? <Skeleton className="h-72" /> : null
+        isLoading ? (
+          <Skeleton className="h-72" />
+        ) : null
       ) : !data.rows.length ? (
         <EmptyState title="No results for these filters">No respondent in these filters answered it.</EmptyState>
       ) : (
@@ -108,18 +118,26 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
     <div className="space-y-2">
       <section className="relative overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm" tabIndex={0} aria-label={caption} data-testid="crosstab">
         <table className="min-w-full text-sm">
-          <caption className="px-3 pt-3 text-left text-sm font-semibold text-ink-900">{data.stub.title} <span className="font-normal text-ink-600">({data.stub.value.toLowerCase()})</span></caption>
+          <caption className="px-3 pt-3 text-left text-sm font-semibold text-ink-900">
+            {data.stub.title} <span className="font-normal text-ink-600">({data.stub.value.toLowerCase()})</span>
+          </caption>
           <thead className="bg-ink-50">
             <tr>
               <td className="px-3 py-1.5" />
               <td className="px-3 py-1.5" />
               {spans.map((b) => (
-                <th key={b.key} scope="colgroup" colSpan={b.span} className="border-l border-ink-200 px-3 py-1.5 text-left text-xs font-semibold text-ink-700">{b.label}</th>
+                <th key={b.key} scope="colgroup" colSpan={b.span} className="border-l border-ink-200 px-3 py-1.5 text-left text-xs font-semibold text-ink-700">
+                  {b.label}
+                </th>
               ))}
             </tr>
             <tr>
-              <th scope="col" className="sticky left-0 z-10 bg-ink-50 px-3 py-2 text-left text-xs font-semibold text-ink-600">{data.stub.kind === "measure" ? "Test option" : "Answer"}</th>
-              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold text-ink-600">Total</th>
+              <th scope="col" className="sticky left-0 z-10 bg-ink-50 px-3 py-2 text-left text-xs font-semibold text-ink-600">
+                {data.stub.kind === "measure" ? "Test option" : "Answer"}
+              </th>
+              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold text-ink-600">
+                Total
+              </th>
               {data.columns.slice(1).map((c, i) => (
                 <th key={c.key} scope="col" className={`min-w-20 px-3 py-2 text-left text-xs font-semibold text-ink-600 ${data.columns[i]?.variable !== c.variable ? "border-l border-ink-200" : ""}`}>
                   {c.label} <span className="text-sky-800">({c.letter})</span>
@@ -130,13 +148,27 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
           <tbody className="divide-y divide-ink-100">
             {data.rows.map((r) => (
               <tr key={r.key}>
-                <th scope="row" className="sticky left-0 z-10 min-w-28 bg-white px-3 py-2 text-left font-medium text-ink-900 shadow-[1px_0_0_#e5e7eb]">{r.label}</th>
+                <th scope="row" className="sticky left-0 z-10 min-w-28 bg-white px-3 py-2 text-left font-medium text-ink-900 shadow-[1px_0_0_#e5e7eb]">
+                  {r.label}
+                </th>
                 {r.cells.map((c, i) => (
-                  <td key={data.columns[i]!.key} className={`px-3 py-2 align-top whitespace-nowrap ${i === 0 ? "bg-ink-50" : data.columns[i - 1]?.variable !== data.columns[i]!.variable ? "border-l border-ink-200" : ""}`}>
-                    {c.value === null ? <span className="text-ink-500">—</span> : (
+                  <td
+                    key={data.columns[i]!.key}
+                    className={`px-3 py-2 align-top whitespace-nowrap ${i === 0 ? "bg-ink-50" : data.columns[i - 1]?.variable !== data.columns[i]!.variable ? "border-l border-ink-200" : ""}`}
+                  >
+                    {c.value === null ? (
+                      <span className="text-ink-500">—</span>
+                    ) : (
                       <Fragment>
                         <span className="text-ink-900">{pct(c.value, 1)}</span>
-                        {c.higherThan.length ? <><span className="ml-1 font-semibold text-sky-800" data-testid="sig-letters" aria-hidden="true">{c.higherThan.join("")}</span><span className="sr-only">{` significantly above ${c.higherThan.join(", ")}`}</span></> : null}
+                        {c.higherThan.length ? (
+                          <>
+                            <span className="ml-1 font-semibold text-sky-800" data-testid="sig-letters" aria-hidden="true">
+                              {c.higherThan.join("")}
+                            </span>
+                            <span className="sr-only">{` significantly above ${c.higherThan.join(", ")}`}</span>
+                          </>
+                        ) : null}
                       </Fragment>
                     )}
                     <span className="block text-xs text-ink-500">n {formatCount(c.n)}</span>
@@ -149,7 +181,8 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
         </table>
       </section>
       <p className="text-xs text-ink-600" data-testid="method-note">
-        Letters: the columns of the same group significantly lower at {confidence}% ({m.comparisons.startsWith("every pair") ? "each pair of columns within a group, on each row" : m.comparisons}), after {adj}; design-based variance with market runs as strata. Low base: n eff below {m.smallBase}, shown but not tested.
+        Letters: the columns of the same group significantly lower at {confidence}% ({m.comparisons.startsWith("every pair") ? "each pair of columns within a group, on each row" : m.comparisons}),
+        after {adj}; design-based variance with market runs as strata. Low base: n eff below {m.smallBase}, shown but not tested.
         {data.total === "markets" ? " Weights: the all-markets total, each market's respondents reweighted to its population share (the Total column too)." : ""}
       </p>
     </div>

@@ -13,8 +13,11 @@ import { formatCount } from "../../../lib/numbers";
 
 export function useDrivers() {
   const { projectId, filtersJson } = useResults();
-  return useApi<DriverResults>(["DriverResults", projectId, filtersJson], () =>
-    api.GET("/api/v1/Responses/DriverResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } }), { keepPreviousData: true });
+  return useApi<DriverResults>(
+    ["DriverResults", projectId, filtersJson],
+    () => api.GET("/api/v1/Responses/DriverResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } }),
+    { keepPreviousData: true },
+  );
 }
 
 export function DriverChart({ results, testOptionId }: { results: DriverResults; testOptionId: number | null }) {
@@ -30,10 +33,14 @@ export function DriverChart({ results, testOptionId }: { results: DriverResults;
       ) : null}
       <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm" data-testid="drivers-chart">
         {/* A model that does not fit ranks nothing: no chart of zeros, the note says why. */}
-        {group.fits ? <HBars title={`What drives ${outcome}`} items={group.drivers.map((r) => ({ label: r.title, value: Math.max(0, r.importance ?? 0) }))} xLegend="Relative importance (%)" yLegend="Measure" /> : null}
+        {group.fits ? (
+          <HBars title={`What drives ${outcome}`} items={group.drivers.map((r) => ({ label: r.title, value: Math.max(0, r.importance ?? 0) }))} xLegend="Relative importance (%)" yLegend="Measure" />
+        ) : null}
         <p className="mt-2 text-xs text-ink-600">
-          Pratt importance from a weighted regression (R² {group.rSquared?.toFixed(2) ?? "—"}, F-test p {group.modelPValue === null ? "—" : group.modelPValue < 0.001 ? "< 0.001" : group.modelPValue.toFixed(3)}, n={formatCount(group.n)}, {group.filtered ? "the filtered respondents" : "all respondents"}); shares of the explained variance, given only when R² is at least 1% and the F-test significant at 5%.
-          Recomputed under a filter from a base of {results.minimumBase}.
+          Pratt importance from a weighted regression (R² {group.rSquared?.toFixed(2) ?? "—"}, F-test p{" "}
+          {group.modelPValue === null ? "—" : group.modelPValue < 0.001 ? "< 0.001" : group.modelPValue.toFixed(3)}, n={formatCount(group.n)},{" "}
+          {group.filtered ? "the filtered respondents" : "all respondents"}); shares of the explained variance, given only when R² is at least 1% and the F-test significant at 5%. Recomputed under a
+          filter from a base of {results.minimumBase}.
         </p>
       </div>
       <Table head={["Measure", "Importance", "Coefficient"]} caption="Driver scores">
@@ -59,10 +66,16 @@ export default function Drivers() {
       <PageTitle title="Drivers" subtitle="The measures that move the outcome most, for the filtered respondents where the base allows." />
       {testOptions.length > 1 ? (
         <div className="mb-4 max-w-xs">
-          <label htmlFor="drivers-option" className="mb-1 block text-xs font-medium text-ink-600">Test option</label>
+          <label htmlFor="drivers-option" className="mb-1 block text-xs font-medium text-ink-600">
+            Test option
+          </label>
           <Select id="drivers-option" value={option ?? ""} onChange={(e) => setSearch({ driverOption: e.target.value })}>
             <option value="">All test options</option>
-            {testOptions.map((o) => <option key={o.id} value={o.id}>{testOptionName(testOptions, o.id)}</option>)}
+            {testOptions.map((o) => (
+              <option key={o.id} value={o.id}>
+                {testOptionName(testOptions, o.id)}
+              </option>
+            ))}
           </Select>
         </div>
       ) : null}

@@ -19,11 +19,19 @@ export default function GrowIdeas({ testOptionId, tab }: { testOptionId: number;
   return (
     <div>
       <PageTitle title={option?.conceptText ?? "Test option"} subtitle={option?.conceptDescription ?? undefined} />
-      {option ? <div className="mb-4"><ConceptImage testOptionId={option.id} name={option.conceptText} /></div> : null}
-      <TabLinks label="Test option views" active={current} tabs={[
-        { id: "measures", label: "Measures", href: `~${resultsLink(clientId, projectId, base)}` },
-        { id: "drivers", label: "Drivers", href: `~${resultsLink(clientId, projectId, `${base}/drivers`)}` },
-      ]} />
+      {option ? (
+        <div className="mb-4">
+          <ConceptImage testOptionId={option.id} name={option.conceptText} />
+        </div>
+      ) : null}
+      <TabLinks
+        label="Test option views"
+        active={current}
+        tabs={[
+          { id: "measures", label: "Measures", href: `~${resultsLink(clientId, projectId, base)}` },
+          { id: "drivers", label: "Drivers", href: `~${resultsLink(clientId, projectId, `${base}/drivers`)}` },
+        ]}
+      />
       {current === "measures" ? (
         <MeasuresView measures={data?.measures} method={data?.method} loading={isLoading} testOptionIds={[testOptionId]} title={`${option?.conceptText ?? "Test option"}: top-2-box`} />
       ) : drivers.data ? (

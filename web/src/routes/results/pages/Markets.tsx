@@ -23,15 +23,28 @@ export default function Markets() {
       <div>
         {title}
         <EmptyState title={`Showing ${name(regionId)} only`} action={<Button onClick={() => setFilters(changeRegion(filters, ALL_MARKETS))}>Compare all markets</Button>}>
-          This page compares the project's {regionIds.length} markets side by side. The Market filter is set to {name(regionId)}: choose All markets to compare them (it clears the demographic and question filters, like every change of market).
+          This page compares the project's {regionIds.length} markets side by side. The Market filter is set to {name(regionId)}: choose All markets to compare them (it clears the demographic and
+          question filters, like every change of market).
         </EmptyState>
       </div>
     );
   }
-  if (!data) return <div>{title}{isLoading ? <Skeleton className="h-80" /> : null}</div>;
+  if (!data)
+    return (
+      <div>
+        {title}
+        {isLoading ? <Skeleton className="h-80" /> : null}
+      </div>
+    );
   const markets = regionIds.map((r) => data.markets.find((m) => m.regionId === r) ?? { regionId: r, measures: [] });
   const measures = [...data.measures].sort((a, b) => measureOrder(a.standardQuestionId) - measureOrder(b.standardQuestionId) || a.standardQuestionId - b.standardQuestionId);
-  if (!measures.length) return <div>{title}<EmptyState title="No results for these filters">No respondent in these filters answered a scaled measure.</EmptyState></div>;
+  if (!measures.length)
+    return (
+      <div>
+        {title}
+        <EmptyState title="No results for these filters">No respondent in these filters answered a scaled measure.</EmptyState>
+      </div>
+    );
   const total = data.allMarkets;
   const m = data.marketsMethod;
   const adj = m.adjust === "none" ? "no multiple-comparison adjustment" : `${m.adjustName} adjustment over the table's ${m.tests} tests`;
@@ -39,11 +52,14 @@ export default function Markets() {
     <div className="space-y-4">
       {title}
       <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900" data-testid="weighting-note">
-        {weightingNote(total, name)} The total column weights each market{total.weighting === "population" ? "'s respondents up or down to its share of the markets' population" : " by its share of the sample"}.
+        {weightingNote(total, name)} The total column weights each market
+        {total.weighting === "population" ? "'s respondents up or down to its share of the markets' population" : " by its share of the sample"}.
       </p>
       {measures.map((ms) => (
         <section key={ms.standardQuestionId} aria-labelledby={`market-measure-${ms.standardQuestionId}`}>
-          <h3 id={`market-measure-${ms.standardQuestionId}`} className="mb-1.5 text-sm font-semibold text-ink-900">{ms.title}</h3>
+          <h3 id={`market-measure-${ms.standardQuestionId}`} className="mb-1.5 text-sm font-semibold text-ink-900">
+            {ms.title}
+          </h3>
           <Table dense caption={`${ms.title}: top-2-box by market`} head={["Test option", ...markets.map((x) => `${name(x.regionId)} (${letters.get(x.regionId)})`), "All markets"]}>
             {ms.results.map((r) => {
               const totalCell = total.measures.find((t) => t.standardQuestionId === ms.standardQuestionId)?.results.find((x) => x.testOptionId === r.testOptionId);
@@ -52,12 +68,24 @@ export default function Markets() {
                   <td className="px-2 py-2 font-medium text-ink-900">{testOptionName(testOptions, r.testOptionId)}</td>
                   {markets.map((mk) => {
                     const c = mk.measures.find((x) => x.standardQuestionId === ms.standardQuestionId)?.results.find((x) => x.testOptionId === r.testOptionId);
-                    if (!c) return <td key={mk.regionId} className="px-2 py-2 text-ink-500">—</td>;
+                    if (!c)
+                      return (
+                        <td key={mk.regionId} className="px-2 py-2 text-ink-500">
+                          —
+                        </td>
+                      );
                     const lower = lowerMarkets(c, letters);
                     return (
                       <td key={mk.regionId} className="px-2 py-2 whitespace-nowrap">
                         <span className="text-ink-900">{pct(c.top2, 1)}</span>
-                        {lower.length ? <><span className="ml-1 font-semibold text-sky-800" data-testid="market-letters" aria-hidden="true">{lower.join("")}</span><span className="sr-only">{` significantly above ${lower.join(", ")}`}</span></> : null}
+                        {lower.length ? (
+                          <>
+                            <span className="ml-1 font-semibold text-sky-800" data-testid="market-letters" aria-hidden="true">
+                              {lower.join("")}
+                            </span>
+                            <span className="sr-only">{` significantly above ${lower.join(", ")}`}</span>
+                          </>
+                        ) : null}
                         <span className="block text-xs text-ink-500">n {formatCount(c.n)}</span>
                         {c.smallBase ? <Badge tone="amber">low base</Badge> : null}
                       </td>
@@ -69,7 +97,9 @@ export default function Markets() {
                         <span className="font-medium text-ink-900">{pct(totalCell.top2, 1)}</span>
                         <span className="block text-xs text-ink-500">n {totalCell.n}</span>
                       </>
-                    ) : "—"}
+                    ) : (
+                      "—"
+                    )}
                   </td>
                 </tr>
               );
@@ -78,11 +108,14 @@ export default function Markets() {
         </section>
       ))}
       <p className="text-xs text-ink-600" data-testid="method-note">
-        Letters: the markets significantly lower on the same measure and test option at {confidence}% (markets compared with each other as independent samples, not with the total), after {adj}. Low base: n eff below 30.
+        Letters: the markets significantly lower on the same measure and test option at {confidence}% (markets compared with each other as independent samples, not with the total), after {adj}. Low
+        base: n eff below 30.
       </p>
       <ul className="text-xs text-ink-500">
         {total.shares.map((s) => (
-          <li key={s.regionId}>{name(s.regionId)}: {s.population ? `population ${s.population.toLocaleString()} (${s.source})` : "no population figure"}; {pct(s.sampleShare, 1)} of the weighted sample.</li>
+          <li key={s.regionId}>
+            {name(s.regionId)}: {s.population ? `population ${s.population.toLocaleString()} (${s.source})` : "no population figure"}; {pct(s.sampleShare, 1)} of the weighted sample.
+          </li>
         ))}
       </ul>
     </div>

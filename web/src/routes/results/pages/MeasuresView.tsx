@@ -29,12 +29,25 @@ export function methodNote(method: QualResults["method"] | undefined, confidence
   return `Significance at ${confidence}% after ${adj}; whiskers are the ${confidence}% Wilson interval (design-based). Low base: n eff below ${method.smallBase}; a norm of fewer than ${method.thinNorm} projects is indicative.`;
 }
 
-export function MeasuresView({ measures, method, loading, title = "Top-2-box by measure", testOptionIds }: { measures: QualMeasure[] | undefined; method?: QualResults["method"]; loading?: boolean; title?: string; testOptionIds?: number[] }) {
+export function MeasuresView({
+  measures,
+  method,
+  loading,
+  title = "Top-2-box by measure",
+  testOptionIds,
+}: {
+  measures: QualMeasure[] | undefined;
+  method?: QualResults["method"];
+  loading?: boolean;
+  title?: string;
+  testOptionIds?: number[];
+}) {
   const { testOptions, view, confidence, questions } = useResults();
   if (!measures) return loading ? <Skeleton className="h-80" /> : null;
   const ms = sortMeasures(measures);
   // No figures: either the test asks no scaled measure, or it does and nobody under the filters answered one.
-  if (!ms.length && questions.some(isScaledMeasure)) return <EmptyState title="No respondents match these filters">Nobody answered these measures under the market and filters on screen: widen or clear the filters.</EmptyState>;
+  if (!ms.length && questions.some(isScaledMeasure))
+    return <EmptyState title="No respondents match these filters">Nobody answered these measures under the market and filters on screen: widen or clear the filters.</EmptyState>;
   if (!ms.length) return <EmptyState title="No framework measures">This test asks no scaled standard questions; its questions have pages of their own.</EmptyState>;
   if (ms.every((m) => !m.results.length)) return <EmptyState title="No results for these filters">Try fewer filters: no respondent matches them.</EmptyState>;
   const pick = (r: { testOptionId: number | null }) => !testOptionIds || (r.testOptionId !== null && testOptionIds.includes(r.testOptionId));
@@ -70,33 +83,52 @@ export function MeasuresView({ measures, method, loading, title = "Top-2-box by 
     <div className="space-y-5">
       <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm" data-testid="measures-chart">
         {stacked ? (
-          <StackedBars title={view.metricVisualization === "top2split" ? `${title}: top and second top` : `${title}: answer distribution`} rows={stackedRows} keys={keys} xLegend="Measure and test option" layout="horizontal" height={Math.max(220, 40 + stackedRows.length * 26)} />
+          <StackedBars
+            title={view.metricVisualization === "top2split" ? `${title}: top and second top` : `${title}: answer distribution`}
+            rows={stackedRows}
+            keys={keys}
+            xLegend="Measure and test option"
+            layout="horizontal"
+            height={Math.max(220, 40 + stackedRows.length * 26)}
+          />
         ) : (
           <Top2Bars title={title} cells={cells} series={series} xLegend={byOption ? "Measure" : "Test option"} />
         )}
-        <p className="mt-2 text-xs text-ink-500" data-testid="method-note">▲ / ▼ significantly above / below the benchmark. {methodNote(method, confidence)}</p>
+        <p className="mt-2 text-xs text-ink-500" data-testid="method-note">
+          ▲ / ▼ significantly above / below the benchmark. {methodNote(method, confidence)}
+        </p>
       </div>
-      <Table head={oneOption ? ["Measure", "Top-2-box", "vs benchmark", "Base"] : ["Measure", "Test option", "Top-2-box", "vs benchmark", "Base"]} caption={`${title}: figures${oneOption && shownOptions[0] !== undefined ? `, ${optionName(shownOptions[0])}` : ""}`}>
+      <Table
+        head={oneOption ? ["Measure", "Top-2-box", "vs benchmark", "Base"] : ["Measure", "Test option", "Top-2-box", "vs benchmark", "Base"]}
+        caption={`${title}: figures${oneOption && shownOptions[0] !== undefined ? `, ${optionName(shownOptions[0])}` : ""}`}
+      >
         {ms.flatMap((m) =>
           m.results.filter(pick).map((r) => (
             <tr key={`${m.standardQuestionId}-${r.testOptionId}`}>
               <td className="px-3 py-2 font-medium text-ink-900">{m.title}</td>
               {oneOption ? null : <td className="px-3 py-2 text-ink-700">{optionName(r.testOptionId)}</td>}
               <td className="px-3 py-2 whitespace-nowrap">
-                <span className="text-ink-900" data-testid="top2-cell">{pct(r.top2, 1)}</span>
-                <span className="block text-xs text-ink-500">{pct(r.ci[0])}–{pct(r.ci[1])}</span>
+                <span className="text-ink-900" data-testid="top2-cell">
+                  {pct(r.top2, 1)}
+                </span>
+                <span className="block text-xs text-ink-500">
+                  {pct(r.ci[0])}–{pct(r.ci[1])}
+                </span>
               </td>
               <td className="px-3 py-2 whitespace-nowrap">
                 {r.vsBenchmark ? (
                   <>
                     <span className={r.vsBenchmark.significant ? (r.vsBenchmark.diff > 0 ? "font-semibold text-sky-800" : "font-semibold text-orange-800") : "text-ink-700"}>
-                      {r.vsBenchmark.diff > 0 ? "+" : ""}{(r.vsBenchmark.diff * 100).toFixed(1)} pts{r.vsBenchmark.significant ? (r.vsBenchmark.diff > 0 ? " ▲" : " ▼") : ""}
+                      {r.vsBenchmark.diff > 0 ? "+" : ""}
+                      {(r.vsBenchmark.diff * 100).toFixed(1)} pts{r.vsBenchmark.significant ? (r.vsBenchmark.diff > 0 ? " ▲" : " ▼") : ""}
                     </span>
                     <span className="block text-xs text-ink-500">of {r.vsBenchmark.top2Percentage.toFixed(1)}%</span>
                     {r.vsBenchmark.quintile ? <span className="block text-xs text-ink-500">quintile {r.vsBenchmark.quintile} of 5</span> : null}
                     {r.vsBenchmark.indicative ? <Badge tone="amber">indicative</Badge> : null}
                   </>
-                ) : "—"}
+                ) : (
+                  "—"
+                )}
               </td>
               {/* Not nowrap: "n eff 1684.8" of a 1,700 base made the table 5 px wider than its box
                   at 1280 px (a clean run's crawl, 2026-12-07); it breaks after "n eff" instead. */}

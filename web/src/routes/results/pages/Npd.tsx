@@ -14,9 +14,7 @@ export default function Npd() {
     <div>
       <PageTitle title="New product" subtitle={npdWeek !== null ? `Latest week since launch: ${npdWeek}.` : undefined} />
       <MeasuresView measures={data?.measures} method={data?.method} loading={isLoading} title="Measures since launch" />
-      <div className="mt-6">
-        {!waves || !first ? <Skeleton className="h-64" /> : <WaveLines data={waves} standardQuestionId={first.standardQuestionId} />}
-      </div>
+      <div className="mt-6">{!waves || !first ? <Skeleton className="h-64" /> : <WaveLines data={waves} standardQuestionId={first.standardQuestionId} />}</div>
     </div>
   );
 }

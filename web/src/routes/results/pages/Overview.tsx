@@ -28,7 +28,11 @@ export default function Overview({ tab }: { tab: string }) {
                 <h4 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">{g.name}</h4>
                 <ul className="mt-1 space-y-1">
                   {items.map(({ q, route }) => (
-                    <li key={q.id}><Link className="text-sm text-brand-700 hover:underline" href={`~${resultsLink(clientId, projectId, route!)}`}>{questionLabel(q)}</Link></li>
+                    <li key={q.id}>
+                      <Link className="text-sm text-brand-700 hover:underline" href={`~${resultsLink(clientId, projectId, route!)}`}>
+                        {questionLabel(q)}
+                      </Link>
+                    </li>
                   ))}
                 </ul>
               </div>

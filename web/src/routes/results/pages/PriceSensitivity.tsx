@@ -19,9 +19,18 @@ function PricePoint({ label, value, tooltip, money }: { label: string; value: st
   const id = `tip-${label.replace(/\W+/g, "-").toLowerCase()}`;
   return (
     <div className="group relative rounded-xl border border-ink-200 bg-white p-3 shadow-sm" tabIndex={0} aria-describedby={id}>
-      <p className="text-xs text-ink-500">{label} <span aria-hidden="true" className="ml-0.5 rounded-full border border-ink-300 px-1 text-[10px]">?</span></p>
+      <p className="text-xs text-ink-500">
+        {label}{" "}
+        <span aria-hidden="true" className="ml-0.5 rounded-full border border-ink-300 px-1 text-[10px]">
+          ?
+        </span>
+      </p>
       <p className={money ? "text-xl font-semibold text-ink-900" : "text-lg font-semibold text-ink-900"}>{value}</p>
-      <p id={id} role="tooltip" className="pointer-events-none absolute top-full left-0 z-10 mt-1 hidden w-64 rounded-md bg-ink-900 p-2 text-xs text-white shadow-lg group-hover:block group-focus:block">
+      <p
+        id={id}
+        role="tooltip"
+        className="pointer-events-none absolute top-full left-0 z-10 mt-1 hidden w-64 rounded-md bg-ink-900 p-2 text-xs text-white shadow-lg group-hover:block group-focus:block"
+      >
         {tooltip}
       </p>
     </div>
@@ -49,12 +58,21 @@ export default function PriceSensitivity() {
   ].filter((m): m is { x: number; label: string } => m !== null);
   return (
     <div>
-      <PageTitle title="Price sensitivity" subtitle={`Van Westendorp price sensitivity meter (crossings by ${r.interpolation} interpolation); ${formatCount(r.n)} valid answers, ${formatCount(r.invalid)} out of order left out.`} />
+      <PageTitle
+        title="Price sensitivity"
+        subtitle={`Van Westendorp price sensitivity meter (crossings by ${r.interpolation} interpolation); ${formatCount(r.n)} valid answers, ${formatCount(r.invalid)} out of order left out.`}
+      />
       {data.value.length > 1 ? (
         <div className="mb-4 max-w-xs">
-          <label htmlFor="psm-option" className="mb-1 block text-xs font-medium text-ink-600">Test option</label>
+          <label htmlFor="psm-option" className="mb-1 block text-xs font-medium text-ink-600">
+            Test option
+          </label>
           <Select id="psm-option" value={optionIdx} onChange={(e) => setOptionIdx(Number(e.target.value))}>
-            {data.value.map((v, i) => <option key={v.testOptionId ?? i} value={i}>{v.conceptText ?? testOptions.find((o) => o.id === v.testOptionId)?.conceptText ?? `Option ${i + 1}`}</option>)}
+            {data.value.map((v, i) => (
+              <option key={v.testOptionId ?? i} value={i}>
+                {v.conceptText ?? testOptions.find((o) => o.id === v.testOptionId)?.conceptText ?? `Option ${i + 1}`}
+              </option>
+            ))}
           </Select>
         </div>
       ) : null}
@@ -66,7 +84,14 @@ export default function PriceSensitivity() {
       <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm" data-testid="psm-chart">
         <Lines
           title="Van Westendorp curves"
-          series={[curve("Too cheap", c.tooCheap), curve("Cheap", c.cheap), curve("Expensive", c.expensive), curve("Too expensive", c.tooExpensive), curve("Not cheap", c.notCheap, true), curve("Not expensive", c.notExpensive, true)]}
+          series={[
+            curve("Too cheap", c.tooCheap),
+            curve("Cheap", c.cheap),
+            curve("Expensive", c.expensive),
+            curve("Too expensive", c.tooExpensive),
+            curve("Not cheap", c.notCheap, true),
+            curve("Not expensive", c.notExpensive, true),
+          ]}
           xLegend={`Price (${data.currencyCode ?? sym})`}
           yLegend="Share of respondents (%)"
           markers={markers}
@@ -75,8 +100,19 @@ export default function PriceSensitivity() {
       </div>
       {trial.some((t) => t > 0) && r.trialOptimal && r.revenueOptimal ? (
         <div className="mt-5 rounded-xl border border-ink-200 bg-white p-4 shadow-sm">
-          <Lines title="Newton-Miller-Smith: trial by price" series={[{ id: "Trial", points: c.price.map((p, i) => ({ x: p, y: trial[i] ?? null })) }]} xLegend={`Price (${data.currencyCode ?? sym})`} yLegend="Expected trial (%)" markers={[{ x: r.trialOptimal!.price, label: "Max trial" }, { x: r.revenueOptimal!.price, label: "Max revenue" }]} />
-          <p className="mt-2 text-sm text-ink-700">Most trial at {money(r.trialOptimal!.price)}; most revenue at {money(r.revenueOptimal!.price)}.</p>
+          <Lines
+            title="Newton-Miller-Smith: trial by price"
+            series={[{ id: "Trial", points: c.price.map((p, i) => ({ x: p, y: trial[i] ?? null })) }]}
+            xLegend={`Price (${data.currencyCode ?? sym})`}
+            yLegend="Expected trial (%)"
+            markers={[
+              { x: r.trialOptimal!.price, label: "Max trial" },
+              { x: r.revenueOptimal!.price, label: "Max revenue" },
+            ]}
+          />
+          <p className="mt-2 text-sm text-ink-700">
+            Most trial at {money(r.trialOptimal!.price)}; most revenue at {money(r.revenueOptimal!.price)}.
+          </p>
         </div>
       ) : null}
     </div>

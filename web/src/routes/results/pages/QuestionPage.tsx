@@ -32,10 +32,14 @@ export default function QuestionPage({ projectQuestionId, kind, tab }: { project
     <div>
       <PageTitle title={q.questionTitle || KIND_TITLE[kind]} subtitle={q.questionText} />
       {base ? (
-        <TabLinks label="Question views" active={current} tabs={[
-          { id: "chart", label: "Chart", href: `~${resultsLink(clientId, projectId, base)}` },
-          { id: "table", label: "Table", href: `~${resultsLink(clientId, projectId, `${base}/table`)}` },
-        ]} />
+        <TabLinks
+          label="Question views"
+          active={current}
+          tabs={[
+            { id: "chart", label: "Chart", href: `~${resultsLink(clientId, projectId, base)}` },
+            { id: "table", label: "Table", href: `~${resultsLink(clientId, projectId, `${base}/table`)}` },
+          ]}
+        />
       ) : null}
       {!rows.length || rows.every((r) => r.n === 0) ? (
         <EmptyState title="No answers for these filters" />
@@ -50,7 +54,11 @@ export default function QuestionPage({ projectQuestionId, kind, tab }: { project
             {options.map((o) => (
               <tr key={o.id}>
                 <td className="px-4 py-2 font-medium text-ink-900">{o.text}</td>
-                {rows.map((r) => <td key={r.group} className="px-4 py-2 text-ink-700">{pct(r.values[o.text], 1)}</td>)}
+                {rows.map((r) => (
+                  <td key={r.group} className="px-4 py-2 text-ink-700">
+                    {pct(r.values[o.text], 1)}
+                  </td>
+                ))}
               </tr>
             ))}
           </Table>

@@ -50,24 +50,38 @@ function StandardEditor({ standard, onSaved }: { standard: ActionStandard; onSav
     }
   };
   return (
-    <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }} aria-label="Action standard">
+    <form
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+      aria-label="Action standard"
+    >
       <div>
-        <label htmlFor="standard-measure" className="mb-1 block text-xs font-medium text-ink-600">Measure</label>
+        <label htmlFor="standard-measure" className="mb-1 block text-xs font-medium text-ink-600">
+          Measure
+        </label>
         <Select id="standard-measure" value={sq} onChange={(e) => setSq(Number(e.target.value))}>
-          {standard.measures.map((m) => <option key={m.standardQuestionId} value={m.standardQuestionId}>{m.title}</option>)}
+          {standard.measures.map((m) => (
+            <option key={m.standardQuestionId} value={m.standardQuestionId}>
+              {m.title}
+            </option>
+          ))}
         </Select>
       </div>
       <div>
-        <label htmlFor="standard-against" className="mb-1 block text-xs font-medium text-ink-600">Passes when significantly above</label>
+        <label htmlFor="standard-against" className="mb-1 block text-xs font-medium text-ink-600">
+          Passes when significantly above
+        </label>
         <Select id="standard-against" value={against} onChange={(e) => setAgainst(e.target.value === "others" ? "others" : "benchmark")}>
           <option value="benchmark">the benchmark</option>
           <option value="others">every other concept</option>
         </Select>
       </div>
-      <Button type="submit" size="sm" busy={busy} disabled={!dirty}>Save standard</Button>
+      <Button type="submit" size="sm" busy={busy} disabled={!dirty}>
+        Save standard
+      </Button>
     </form>
   );
 }
@@ -101,13 +115,18 @@ function ScorecardView() {
         </div>
       ) : (
         <>
-          <p className="mt-4 text-lg font-semibold text-ink-900" data-testid="verdict-headline">{sc.headline}</p>
+          <p className="mt-4 text-lg font-semibold text-ink-900" data-testid="verdict-headline">
+            {sc.headline}
+          </p>
           <ol className="mt-3 divide-y divide-ink-100 rounded-lg border border-ink-200" aria-label={`Concepts ranked on ${s.title}`}>
             {sc.rows.map((r) => {
               const v = VERDICT[r.verdict];
               return (
                 <li key={r.testOptionId ?? "all"} className="flex flex-wrap items-start gap-3 p-3 sm:flex-nowrap" data-testid="verdict-row">
-                  <span className="w-6 shrink-0 pt-1 text-sm font-semibold text-ink-500"><span className="sr-only">Rank </span>{r.rank}</span>
+                  <span className="w-6 shrink-0 pt-1 text-sm font-semibold text-ink-500">
+                    <span className="sr-only">Rank </span>
+                    {r.rank}
+                  </span>
                   <ConceptImage testOptionId={r.testOptionId} name={name(r.testOptionId)} size="sm" />
                   {/* basis-48: on a phone the figure and the verdict wrap under the name rather than squeeze it. */}
                   <div className="min-w-0 flex-1 basis-48">
@@ -116,18 +135,27 @@ function ScorecardView() {
                   </div>
                   <div className="ml-9 shrink-0 sm:ml-0 sm:text-right">
                     <p className="text-sm font-semibold text-ink-900">{pct(r.top2, 1)}</p>
-                    <p className="text-xs whitespace-nowrap text-ink-500">{pct(r.ci[0])}–{pct(r.ci[1])} · n {formatCount(r.n)}</p>
+                    <p className="text-xs whitespace-nowrap text-ink-500">
+                      {pct(r.ci[0])}–{pct(r.ci[1])} · n {formatCount(r.n)}
+                    </p>
                   </div>
                   <span className="flex shrink-0 flex-col items-end gap-1 pt-0.5">
-                    <span data-testid="verdict"><Badge tone={v.tone}>{v.label}</Badge></span>
-                    {r.firm ? null : <span className="text-xs text-ink-500" data-testid="verdict-tentative">not a tested verdict</span>}
+                    <span data-testid="verdict">
+                      <Badge tone={v.tone}>{v.label}</Badge>
+                    </span>
+                    {r.firm ? null : (
+                      <span className="text-xs text-ink-500" data-testid="verdict-tentative">
+                        not a tested verdict
+                      </span>
+                    )}
                   </span>
                 </li>
               );
             })}
           </ol>
           <p className="mt-2 text-xs text-ink-500">
-            {s.title} top-2-box {againstText(sc.judgedAgainst, benchmarkId)}. {methodNote(sc.method, confidence)} Ranks count the concepts significantly ahead in these tests. A low base is never go or no go; an indicative norm decides on its point estimate and says so.
+            {s.title} top-2-box {againstText(sc.judgedAgainst, benchmarkId)}. {methodNote(sc.method, confidence)} Ranks count the concepts significantly ahead in these tests. A low base is never go or
+            no go; an indicative norm decides on its point estimate and says so.
           </p>
         </>
       )}
@@ -143,7 +171,15 @@ function useSummaryCurrent(summaryId: number | null) {
   const { projectId, filtersJson, benchmarkId, allMarkets } = useResults();
   return useApi(summaryId === null ? null : ["SummaryCurrent", projectId, summaryId, filtersJson, benchmarkId, allMarkets], () =>
     api.GET("/api/v1/Responses/SummaryCurrent", {
-      params: { query: { projectId: String(projectId), summaryId: String(summaryId), filters: filtersJson, ...(benchmarkId === null ? {} : { benchmarkTypeId: String(benchmarkId) }), total: allMarkets ? "markets" : "sample" } },
+      params: {
+        query: {
+          projectId: String(projectId),
+          summaryId: String(summaryId),
+          filters: filtersJson,
+          ...(benchmarkId === null ? {} : { benchmarkTypeId: String(benchmarkId) }),
+          total: allMarkets ? "markets" : "sample",
+        },
+      },
     }),
   );
 }
@@ -178,7 +214,13 @@ function AiSummaryView() {
   return (
     <Card
       title="AI summary"
-      actions={canWrite && (shown?.scope !== "view" || outOfDate) ? <Button size="sm" variant="secondary" busy={busy} onClick={() => void write()}>Write one for this view</Button> : null}
+      actions={
+        canWrite && (shown?.scope !== "view" || outOfDate) ? (
+          <Button size="sm" variant="secondary" busy={busy} onClick={() => void write()}>
+            Write one for this view
+          </Button>
+        ) : null
+      }
     >
       {!data ? (
         <Skeleton className="h-24" />
@@ -186,7 +228,9 @@ function AiSummaryView() {
         <p className="text-sm text-ink-600">No summary yet. {canWrite ? "Write one for this view, or save an objective (Objectives)." : "One is written when the results are ready."}</p>
       ) : (
         <div aria-live="polite">
-          <p className="mb-3 text-xs text-ink-500" data-testid="summary-scope">{scope}</p>
+          <p className="mb-3 text-xs text-ink-500" data-testid="summary-scope">
+            {scope}
+          </p>
           {outOfDate ? (
             <p className="mb-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" role="note" data-testid="summary-out-of-date">
               {outOfDate}
@@ -197,7 +241,9 @@ function AiSummaryView() {
           ) : s.content && !isWriting(s) ? (
             <Markdown text={s.content} refs={summaryRefs(s)} />
           ) : (
-            <p className="text-sm text-ink-500" role="status">Being prepared… it appears here when ready.</p>
+            <p className="text-sm text-ink-500" role="status">
+              Being prepared… it appears here when ready.
+            </p>
           )}
         </div>
       )}
@@ -214,8 +260,20 @@ export default function Summary() {
         <ScorecardView />
         <AiSummaryView />
         <div className="grid gap-3 sm:grid-cols-2">
-          <Card><p className="text-xs text-ink-500">Respondents</p>{ws ? <p className="text-2xl font-semibold" data-testid="summary-respondents">{ws.count.toLocaleString()}</p> : <Skeleton className="h-8" />}</Card>
-          <Card><p className="text-xs text-ink-500">Effective sample (Kish)</p>{ws ? <p className="text-2xl font-semibold">{formatCount(ws.nEff)}</p> : <Skeleton className="h-8" />}</Card>
+          <Card>
+            <p className="text-xs text-ink-500">Respondents</p>
+            {ws ? (
+              <p className="text-2xl font-semibold" data-testid="summary-respondents">
+                {ws.count.toLocaleString()}
+              </p>
+            ) : (
+              <Skeleton className="h-8" />
+            )}
+          </Card>
+          <Card>
+            <p className="text-xs text-ink-500">Effective sample (Kish)</p>
+            {ws ? <p className="text-2xl font-semibold">{formatCount(ws.nEff)}</p> : <Skeleton className="h-8" />}
+          </Card>
         </div>
       </div>
     </div>

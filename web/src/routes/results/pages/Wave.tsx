@@ -39,7 +39,10 @@ export function WaveLines({ data, standardQuestionId }: { data: WaveData; standa
           <tr key={w.wave}>
             <td className="px-2 py-2">
               <span className="font-medium text-ink-900">{w.wave}</span>
-              <span className="block text-xs whitespace-nowrap text-ink-600">{w.from ?? "—"}{w.to && w.to !== w.from ? " –" : ""}</span>
+              <span className="block text-xs whitespace-nowrap text-ink-600">
+                {w.from ?? "—"}
+                {w.to && w.to !== w.from ? " –" : ""}
+              </span>
               {w.to && w.to !== w.from ? <span className="block text-xs whitespace-nowrap text-ink-600">{w.to}</span> : null}
               <span className="block text-xs text-ink-500">n {w.respondents}</span>
             </td>
@@ -49,8 +52,12 @@ export function WaveLines({ data, standardQuestionId }: { data: WaveData; standa
                 <td key={s.id} className="px-2 py-2 whitespace-nowrap">
                   {pct(s.points[i]?.y, 1)}
                   {v ? (
-                    <span className={v.significant ? (v.diff > 0 ? "block text-xs font-semibold text-sky-800" : "block text-xs font-semibold text-orange-800") : "block text-xs text-ink-500"} data-testid={v.significant ? "wave-sig" : undefined}>
-                      {v.diff > 0 ? "+" : "−"}{(Math.abs(v.diff) * 100).toFixed(1)} pts{v.significant ? (v.diff > 0 ? " ▲" : " ▼") : ""}
+                    <span
+                      className={v.significant ? (v.diff > 0 ? "block text-xs font-semibold text-sky-800" : "block text-xs font-semibold text-orange-800") : "block text-xs text-ink-500"}
+                      data-testid={v.significant ? "wave-sig" : undefined}
+                    >
+                      {v.diff > 0 ? "+" : "−"}
+                      {(Math.abs(v.diff) * 100).toFixed(1)} pts{v.significant ? (v.diff > 0 ? " ▲" : " ▼") : ""}
                     </span>
                   ) : null}
                 </td>
@@ -65,11 +72,15 @@ export function WaveLines({ data, standardQuestionId }: { data: WaveData; standa
       {moves.length ? (
         <ul className="space-y-1 text-sm text-ink-800" aria-label="Significant changes between waves">
           {moves.map((m) => (
-            <li key={`${m.wave}-${m.option}`}>{m.option}: {m.diff > 0 ? "up" : "down"} {(Math.abs(m.diff) * 100).toFixed(1)} points from {xLabel.toLowerCase()} {m.from} to {m.wave}, significantly.</li>
+            <li key={`${m.wave}-${m.option}`}>
+              {m.option}: {m.diff > 0 ? "up" : "down"} {(Math.abs(m.diff) * 100).toFixed(1)} points from {xLabel.toLowerCase()} {m.from} to {m.wave}, significantly.
+            </li>
           ))}
         </ul>
       ) : (
-        <p className="text-sm text-ink-700">No significant change between consecutive {xLabel === "Wave" ? "waves" : "weeks"} on {title}.</p>
+        <p className="text-sm text-ink-700">
+          No significant change between consecutive {xLabel === "Wave" ? "waves" : "weeks"} on {title}.
+        </p>
       )}
     </div>
   );
@@ -86,9 +97,15 @@ export default function Wave({ projectQuestionId }: { projectQuestionId: number 
     <div>
       <PageTitle title="Waves" subtitle="How each measure moves from wave to wave." />
       <div className="mb-4 max-w-xs">
-        <label htmlFor="wave-measure" className="mb-1 block text-xs font-medium text-ink-600">Measure</label>
+        <label htmlFor="wave-measure" className="mb-1 block text-xs font-medium text-ink-600">
+          Measure
+        </label>
         <Select id="wave-measure" value={projectQuestionId} onChange={(e) => navigate(`~${resultsLink(clientId, projectId, `wave/${e.target.value}`)}`)}>
-          {measureQs.map((q) => <option key={q.id} value={q.id}>{q.question?.questionTitle ?? q.question?.questionText}</option>)}
+          {measureQs.map((q) => (
+            <option key={q.id} value={q.id}>
+              {q.question?.questionTitle ?? q.question?.questionText}
+            </option>
+          ))}
         </Select>
       </div>
       {!data ? <Skeleton className="h-80" /> : <WaveLines data={data} standardQuestionId={pq.standardQuestionId} />}

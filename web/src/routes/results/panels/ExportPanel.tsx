@@ -114,7 +114,8 @@ export default function ExportPanel() {
     setBusy(kind);
     try {
       let answer: { saved: string } | { jobId: string };
-      if (kind === "csv") answer = await saveOrQueued(api.GET("/api/v1/Projects({key})/ExportCsv", { params: { path: { key: String(projectId) }, query: { filters: filtersJson } }, parseAs: "blob" }), `${base}.csv`);
+      if (kind === "csv")
+        answer = await saveOrQueued(api.GET("/api/v1/Projects({key})/ExportCsv", { params: { path: { key: String(projectId) }, query: { filters: filtersJson } }, parseAs: "blob" }), `${base}.csv`);
       else {
         const query: Record<string, string> = { filters: filtersJson, confidence, adjust, total };
         if (filters.segmentId) query.segmentId = String(filters.segmentId);
@@ -135,7 +136,12 @@ export default function ExportPanel() {
   const powerpoint = async () => {
     setBusy("pptx");
     try {
-      const { jobId } = (await unwrap(api.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key: String(projectId) } }, body: { filters: responseFilter, benchmarkTypeId: benchmarkId, confidence: LEVELS[confidence], adjust, total } })));
+      const { jobId } = await unwrap(
+        api.POST("/api/v1/Projects({key})/PowerPointExport", {
+          params: { path: { key: String(projectId) } },
+          body: { filters: responseFilter, benchmarkTypeId: benchmarkId, confidence: LEVELS[confidence], adjust, total },
+        }),
+      );
       if (jobRef.current) leaveChannel(`job-${jobRef.current}`);
       jobRef.current = jobId;
       setJob({ jobId, pct: 0, state: "running" });
@@ -149,7 +155,10 @@ export default function ExportPanel() {
   const downloadDeck = async () => {
     if (!job?.exportId) return;
     try {
-      await saveResponse(api.GET("/api/v1/Projects({key})/PowerPointExport/{exportId}", { params: { path: { key: String(projectId), exportId: job.exportId } }, parseAs: "blob" }), job.fileName ?? `${base}.pptx`);
+      await saveResponse(
+        api.GET("/api/v1/Projects({key})/PowerPointExport/{exportId}", { params: { path: { key: String(projectId), exportId: job.exportId } }, parseAs: "blob" }),
+        job.fileName ?? `${base}.pptx`,
+      );
     } catch (e) {
       handleError(e);
       toast.error("The deck could not be downloaded");
@@ -164,44 +173,74 @@ export default function ExportPanel() {
       <section className="space-y-2">
         <h3 className="font-semibold text-ink-900">Data files</h3>
         <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" busy={busy === "csv"} onClick={() => void file("csv")}>Download CSV</Button>
-          <Button variant="secondary" busy={busy === "excel"} onClick={() => void file("excel")}>Download Excel</Button>
+          <Button variant="secondary" busy={busy === "csv"} onClick={() => void file("csv")}>
+            Download CSV
+          </Button>
+          <Button variant="secondary" busy={busy === "excel"} onClick={() => void file("excel")}>
+            Download Excel
+          </Button>
         </div>
         {dataJobs.map((j) => (
           <div key={j.jobId} className="space-y-2 rounded-lg border border-ink-200 p-3" data-testid="data-export-job">
-            {j.state === "running" ? (
-              <p className="text-xs text-ink-600">{DATA_WORDS[j.kind]}: queued, as exports you or your team started are still running; it downloads when ready.</p>
-            ) : null}
+            {j.state === "running" ? <p className="text-xs text-ink-600">{DATA_WORDS[j.kind]}: queued, as exports you or your team started are still running; it downloads when ready.</p> : null}
             <div className="flex justify-between text-xs text-ink-600">
-              <span>{j.state === "done" ? `Downloaded ${j.fileName ?? ""}` : j.state === "failed" ? "Failed" : j.message ?? "Queued"}</span>
+              <span>{j.state === "done" ? `Downloaded ${j.fileName ?? ""}` : j.state === "failed" ? "Failed" : (j.message ?? "Queued")}</span>
               <span>{j.pct}%</span>
             </div>
-            <div className="h-2 overflow-hidden rounded-full bg-ink-100" role="progressbar" aria-label={`${DATA_WORDS[j.kind]} export progress`} aria-valuenow={j.pct} aria-valuemin={0} aria-valuemax={100}>
+            <div
+              className="h-2 overflow-hidden rounded-full bg-ink-100"
+              role="progressbar"
+              aria-label={`${DATA_WORDS[j.kind]} export progress`}
+              aria-valuenow={j.pct}
+              aria-valuemin={0}
+              aria-valuemax={100}
+            >
               <div className="h-full bg-brand-600 transition-all" style={{ width: `${j.pct}%` }} />
             </div>
             {j.state === "done" && j.exportId ? (
-              <Button size="sm" variant="secondary" onClick={() => { fetched.current.delete(j.jobId); void fetchQueued(j.jobId, j.exportId!).catch(handleError); }}>
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => {
+                  fetched.current.delete(j.jobId);
+                  void fetchQueued(j.jobId, j.exportId!).catch(handleError);
+                }}
+              >
                 Download {DATA_WORDS[j.kind]} again
               </Button>
             ) : null}
-            {j.state === "failed" ? <p className="text-rose-700" role="alert">{j.error}</p> : null}
+            {j.state === "failed" ? (
+              <p className="text-rose-700" role="alert">
+                {j.error}
+              </p>
+            ) : null}
           </div>
         ))}
       </section>
       <section className="space-y-2">
         <h3 className="font-semibold text-ink-900">PowerPoint</h3>
-        <Button busy={busy === "pptx" || job?.state === "running"} onClick={() => void powerpoint()}>Create PowerPoint</Button>
+        <Button busy={busy === "pptx" || job?.state === "running"} onClick={() => void powerpoint()}>
+          Create PowerPoint
+        </Button>
         {job ? (
           <div className="space-y-2 rounded-lg border border-ink-200 p-3" data-testid="pptx-job">
             <div className="flex justify-between text-xs text-ink-600">
-              <span>{job.state === "done" ? "Ready" : job.state === "failed" ? "Failed" : job.message ?? "Queued"}</span>
+              <span>{job.state === "done" ? "Ready" : job.state === "failed" ? "Failed" : (job.message ?? "Queued")}</span>
               <span>{job.pct}%</span>
             </div>
             <div className="h-2 overflow-hidden rounded-full bg-ink-100" role="progressbar" aria-label="PowerPoint export progress" aria-valuenow={job.pct} aria-valuemin={0} aria-valuemax={100}>
               <div className="h-full bg-brand-600 transition-all" style={{ width: `${job.pct}%` }} />
             </div>
-            {job.state === "done" ? <Button size="sm" onClick={() => void downloadDeck()}>Download PowerPoint</Button> : null}
-            {job.state === "failed" ? <p className="text-rose-700" role="alert">{job.error}</p> : null}
+            {job.state === "done" ? (
+              <Button size="sm" onClick={() => void downloadDeck()}>
+                Download PowerPoint
+              </Button>
+            ) : null}
+            {job.state === "failed" ? (
+              <p className="text-rose-700" role="alert">
+                {job.error}
+              </p>
+            ) : null}
           </div>
         ) : null}
       </section>

@@ -33,8 +33,14 @@ export default function FollowersPanel({ onChanged }: { onChanged: () => void })
   return (
     <div className="space-y-4 text-sm">
       <p className="text-ink-600">Followers are notified when new results arrive.</p>
-      <Button variant={following ? "secondary" : "primary"} busy={busy} onClick={() => void toggle()}>{following ? "Stop following" : "Follow this project"}</Button>
-      {!data ? <Skeleton className="h-20" /> : !data.value.length ? <EmptyState title="No followers yet" /> : (
+      <Button variant={following ? "secondary" : "primary"} busy={busy} onClick={() => void toggle()}>
+        {following ? "Stop following" : "Follow this project"}
+      </Button>
+      {!data ? (
+        <Skeleton className="h-20" />
+      ) : !data.value.length ? (
+        <EmptyState title="No followers yet" />
+      ) : (
         <ul className="divide-y divide-ink-100 rounded-lg border border-ink-200" aria-label="Followers">
           {data.value.map((w) => (
             <li key={w.id} className="px-3 py-2">

@@ -13,10 +13,24 @@ export function TestOptionPreview({ option, signedUrl, onClose }: { option: Test
   const f = option.file;
   const isImage = !!signedUrl && (!f?.fileType || f.fileType.startsWith("image"));
   return (
-    <Modal open onClose={onClose} title={option.conceptText} size="lg" footer={<Button variant="secondary" onClick={onClose}>Close</Button>}>
+    <Modal
+      open
+      onClose={onClose}
+      title={option.conceptText}
+      size="lg"
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      }
+    >
       {isImage ? <img src={signedUrl} alt={`Test option: ${option.conceptText}`} className="mb-3 max-h-96 w-full rounded-lg object-contain" /> : null}
       {signedUrl && !isImage ? (
-        <p className="mb-3"><a className="text-brand-700 underline" href={signedUrl} target="_blank" rel="noreferrer">Open the file</a></p>
+        <p className="mb-3">
+          <a className="text-brand-700 underline" href={signedUrl} target="_blank" rel="noreferrer">
+            Open the file
+          </a>
+        </p>
       ) : null}
       <p className="whitespace-pre-wrap">{option.conceptDescription || "No description."}</p>
     </Modal>
@@ -29,10 +43,16 @@ export default function InfoPanel() {
   const { data: files } = useFileUrls(project.id);
   const rows: [string, string][] = [
     ["Type", PROJECT_TYPES[project.projectTypeId] ?? String(project.projectTypeId)],
-    ["Framework", project.framework?.title ?? (project.frameworkId ? FRAMEWORKS[project.frameworkId] ?? String(project.frameworkId) : "—")],
+    ["Framework", project.framework?.title ?? (project.frameworkId ? (FRAMEWORKS[project.frameworkId] ?? String(project.frameworkId)) : "—")],
     ["Status", PROJECT_STATUSES[project.statusCode] ?? String(project.statusCode)],
     ["Design", designName(isSplitCell(project))],
-    ["Markets", project.projectsRegions.map((r) => r.region?.regionName).filter(Boolean).join(", ") || "—"],
+    [
+      "Markets",
+      project.projectsRegions
+        .map((r) => r.region?.regionName)
+        .filter(Boolean)
+        .join(", ") || "—",
+    ],
     ["Created", new Date(project.createdAt).toLocaleDateString()],
     ["Completed", project.completedAt ? new Date(project.completedAt).toLocaleDateString() : "—"],
     ["Questions", String(questions.length)],
@@ -58,12 +78,16 @@ export default function InfoPanel() {
                 <p className="font-medium text-ink-900">{o.conceptText}</p>
                 {o.conceptDescription ? <p className="line-clamp-2 text-ink-600">{o.conceptDescription}</p> : null}
               </div>
-              <Button size="sm" variant="secondary" onClick={() => setPreview(o)} aria-label={`Preview ${o.conceptText}`}>Preview</Button>
+              <Button size="sm" variant="secondary" onClick={() => setPreview(o)} aria-label={`Preview ${o.conceptText}`}>
+                Preview
+              </Button>
             </li>
           ))}
         </ul>
       </div>
-      {preview ? <TestOptionPreview option={preview} signedUrl={files?.value.find((u) => u.source === "testOption" && u.testOptionId === preview.id)?.signedUrl} onClose={() => setPreview(null)} /> : null}
+      {preview ? (
+        <TestOptionPreview option={preview} signedUrl={files?.value.find((u) => u.source === "testOption" && u.testOptionId === preview.id)?.signedUrl} onClose={() => setPreview(null)} />
+      ) : null}
     </div>
   );
 }

@@ -61,15 +61,29 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
 
   return (
     <div className="space-y-6 text-sm">
-      {canWrite ? <form className="space-y-2" onSubmit={(e) => { e.preventDefault(); if (text.trim()) void save(); }}>
-        <Field id="objective-text" label="Your objective" hint="The AI summaries answer it from the results.">
-          <Textarea id="objective-text" rows={4} value={text} maxLength={2000} onChange={(e) => setText(e.target.value)} />
-        </Field>
-        <Button type="submit" busy={busy} disabled={!text.trim()}>Save objective</Button>
-      </form> : null}
+      {canWrite ? (
+        <form
+          className="space-y-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (text.trim()) void save();
+          }}
+        >
+          <Field id="objective-text" label="Your objective" hint="The AI summaries answer it from the results.">
+            <Textarea id="objective-text" rows={4} value={text} maxLength={2000} onChange={(e) => setText(e.target.value)} />
+          </Field>
+          <Button type="submit" busy={busy} disabled={!text.trim()}>
+            Save objective
+          </Button>
+        </form>
+      ) : null}
       <section>
         <h3 className="mb-2 font-semibold text-ink-900">Objectives</h3>
-        {!objectives.data ? <Skeleton className="h-16" /> : !objectives.data.value.length ? <p className="text-ink-600">No custom objective yet.</p> : (
+        {!objectives.data ? (
+          <Skeleton className="h-16" />
+        ) : !objectives.data.value.length ? (
+          <p className="text-ink-600">No custom objective yet.</p>
+        ) : (
           <ul className="space-y-2">
             {objectives.data.value.map((o) => (
               <li key={o.id} className="flex items-start justify-between gap-2 rounded-lg border border-ink-200 p-3">
@@ -77,7 +91,9 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
                 {o.summary === DEFAULT_OBJECTIVE ? (
                   <span className="text-xs text-ink-500">Default</span>
                 ) : !canWrite ? null : (
-                  <Button size="sm" variant="ghost" className="text-rose-700" onClick={() => setDeleting(o)} aria-label="Delete objective">Delete</Button>
+                  <Button size="sm" variant="ghost" className="text-rose-700" onClick={() => setDeleting(o)} aria-label="Delete objective">
+                    Delete
+                  </Button>
                 )}
               </li>
             ))}
@@ -86,7 +102,9 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
       </section>
       <section>
         <h3 className="mb-2 font-semibold text-ink-900">AI summaries</h3>
-        {!summaries.data ? <Skeleton className="h-16" /> : !summaries.data.value.length ? (
+        {!summaries.data ? (
+          <Skeleton className="h-16" />
+        ) : !summaries.data.value.length ? (
           <EmptyState title="No summaries yet">Save an objective to have the results summarised.</EmptyState>
         ) : (
           <ul className="space-y-3">
@@ -96,7 +114,15 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
                   <span className="font-medium text-ink-900">{s.title ?? (s.summaryType ? codeInWords(s.summaryType) : "Summary")}</span>
                   {s.status ? <Badge tone={s.status === "Ready" ? "green" : s.status === "Failed" ? "red" : "blue"}>{s.status}</Badge> : null}
                 </div>
-                {s.content && !isWriting(s) ? <Markdown text={s.content} refs={summaryRefs(s)} /> : s.status === "Failed" ? <p className="text-rose-700">This summary could not be written.</p> : <p className="text-ink-500" role="status">Being prepared…</p>}
+                {s.content && !isWriting(s) ? (
+                  <Markdown text={s.content} refs={summaryRefs(s)} />
+                ) : s.status === "Failed" ? (
+                  <p className="text-rose-700">This summary could not be written.</p>
+                ) : (
+                  <p className="text-ink-500" role="status">
+                    Being prepared…
+                  </p>
+                )}
               </li>
             ))}
           </ul>

@@ -48,7 +48,9 @@ export function PanelHost({ panel, onClose }: { panel: PanelId | null; onClose: 
           <div className="flex items-center justify-between border-b border-ink-100 px-5 py-4">
             <DialogTitle className="text-lg font-semibold text-ink-900">{panel ? TITLES[panel] : ""}</DialogTitle>
             <button type="button" onClick={close} className="rounded p-1 text-ink-500 hover:bg-ink-100" aria-label="Close panel">
-              <svg viewBox="0 0 20 20" className="size-5" fill="currentColor" aria-hidden="true"><path d="M5.3 4.3a1 1 0 0 0-1.4 1.4L8.6 10l-4.7 4.3a1 1 0 1 0 1.4 1.4L10 11.4l4.3 4.3a1 1 0 0 0 1.4-1.4L11.4 10l4.3-4.3a1 1 0 0 0-1.4-1.4L10 8.6 5.3 4.3Z" /></svg>
+              <svg viewBox="0 0 20 20" className="size-5" fill="currentColor" aria-hidden="true">
+                <path d="M5.3 4.3a1 1 0 0 0-1.4 1.4L8.6 10l-4.7 4.3a1 1 0 1 0 1.4 1.4L10 11.4l4.3 4.3a1 1 0 0 0 1.4-1.4L11.4 10l4.3-4.3a1 1 0 0 0-1.4-1.4L10 8.6 5.3 4.3Z" />
+              </svg>
             </button>
           </div>
           <div className="flex-1 p-5">

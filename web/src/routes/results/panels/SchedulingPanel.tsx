@@ -15,24 +15,41 @@ export default function SchedulingPanel({ onChanged }: { onChanged: () => void }
   // Only what the role can do is offered (a Viewer or a shared reader reads).
   const canWrite = useCanWrite();
   const { projectId } = useResults();
-  const { data, mutate } = useApi(["SchedulingState", projectId], () =>
-    api.GET("/api/v1/Projects({key})/SchedulingState", { params: { path: { key: String(projectId) } } }),
-  );
+  const { data, mutate } = useApi(["SchedulingState", projectId], () => api.GET("/api/v1/Projects({key})/SchedulingState", { params: { path: { key: String(projectId) } } }));
   const [view, setView] = useState<"upcoming" | "past">("upcoming");
   const [editing, setEditing] = useState(false);
   if (!data) return <Skeleton className="h-40" />;
   return (
     <div className="space-y-4 text-sm">
       <dl className="grid grid-cols-2 gap-2">
-        <div className="rounded-lg bg-ink-50 p-2"><dt className="text-xs text-ink-500">Waves run</dt><dd className="font-semibold">{data.wavesRun}</dd></div>
-        <div className="rounded-lg bg-ink-50 p-2"><dt className="text-xs text-ink-500">Upcoming</dt><dd className="font-semibold">{data.wavesUpcoming}</dd></div>
-        <div className="rounded-lg bg-ink-50 p-2"><dt className="text-xs text-ink-500">Next wave</dt><dd className="font-semibold">{data.nextScheduleDate ? new Date(data.nextScheduleDate).toLocaleDateString() : "—"}</dd></div>
-        <div className="rounded-lg bg-ink-50 p-2"><dt className="text-xs text-ink-500">Last run cost</dt><dd className="font-semibold">{data.lastRunCost ?? "—"} credits</dd></div>
+        <div className="rounded-lg bg-ink-50 p-2">
+          <dt className="text-xs text-ink-500">Waves run</dt>
+          <dd className="font-semibold">{data.wavesRun}</dd>
+        </div>
+        <div className="rounded-lg bg-ink-50 p-2">
+          <dt className="text-xs text-ink-500">Upcoming</dt>
+          <dd className="font-semibold">{data.wavesUpcoming}</dd>
+        </div>
+        <div className="rounded-lg bg-ink-50 p-2">
+          <dt className="text-xs text-ink-500">Next wave</dt>
+          <dd className="font-semibold">{data.nextScheduleDate ? new Date(data.nextScheduleDate).toLocaleDateString() : "—"}</dd>
+        </div>
+        <div className="rounded-lg bg-ink-50 p-2">
+          <dt className="text-xs text-ink-500">Last run cost</dt>
+          <dd className="font-semibold">{data.lastRunCost ?? "—"} credits</dd>
+        </div>
       </dl>
       {data.schedulePause ? <Badge tone="amber">Paused</Badge> : null}
       <div role="tablist" aria-label="Waves" className="flex gap-1 rounded-lg bg-ink-100 p-1">
         {(["upcoming", "past"] as const).map((v) => (
-          <button key={v} role="tab" type="button" aria-selected={view === v} onClick={() => setView(v)} className={cx("flex-1 rounded-md px-2 py-1 text-sm font-medium capitalize", view === v ? "bg-white shadow-sm" : "text-ink-600")}>
+          <button
+            key={v}
+            role="tab"
+            type="button"
+            aria-selected={view === v}
+            onClick={() => setView(v)}
+            className={cx("flex-1 rounded-md px-2 py-1 text-sm font-medium capitalize", view === v ? "bg-white shadow-sm" : "text-ink-600")}
+          >
             {v}
           </button>
         ))}
@@ -42,12 +59,19 @@ export default function SchedulingPanel({ onChanged }: { onChanged: () => void }
         return (
           <section key={r.regionId}>
             <h3 className="mb-1 font-semibold text-ink-900">{r.regionName}</h3>
-            {!waves.length ? <p className="text-ink-500">No {view} waves.</p> : (
+            {!waves.length ? (
+              <p className="text-ink-500">No {view} waves.</p>
+            ) : (
               <ul className="divide-y divide-ink-100 rounded-lg border border-ink-200">
                 {waves.map((w) => (
                   <li key={w.id} className="flex items-center justify-between gap-2 px-3 py-2">
-                    <span>{w.waveNumber ? `Wave ${w.waveNumber}` : w.week ? `Week ${w.week}` : "Run"} · {w.scheduleDate ? new Date(w.scheduleDate).toLocaleDateString() : "unscheduled"}</span>
-                    <span className="text-xs text-ink-500">{w.isCustomerPanel ? "Customer" : "Ideally"}{w.launchState ? ` · ${w.launchState}` : ""}</span>
+                    <span>
+                      {w.waveNumber ? `Wave ${w.waveNumber}` : w.week ? `Week ${w.week}` : "Run"} · {w.scheduleDate ? new Date(w.scheduleDate).toLocaleDateString() : "unscheduled"}
+                    </span>
+                    <span className="text-xs text-ink-500">
+                      {w.isCustomerPanel ? "Customer" : "Ideally"}
+                      {w.launchState ? ` · ${w.launchState}` : ""}
+                    </span>
                   </li>
                 ))}
               </ul>
@@ -56,9 +80,20 @@ export default function SchedulingPanel({ onChanged }: { onChanged: () => void }
         );
       })}
       {editing ? (
-        <ScheduleEdit state={data} onDone={(changed) => { setEditing(false); if (changed) { onChanged(); void mutate(); } }} />
+        <ScheduleEdit
+          state={data}
+          onDone={(changed) => {
+            setEditing(false);
+            if (changed) {
+              onChanged();
+              void mutate();
+            }
+          }}
+        />
       ) : canWrite ? (
-        <Button variant="secondary" onClick={() => setEditing(true)}>Edit schedule</Button>
+        <Button variant="secondary" onClick={() => setEditing(true)}>
+          Edit schedule
+        </Button>
       ) : null}
     </div>
   );
@@ -74,10 +109,18 @@ function ScheduleEdit({ state, onDone }: { state: State; onDone: (changed: boole
   const save = async () => {
     setBusy(true);
     try {
-      await unwrap(api.POST("/api/v1/Projects({key})/UpdateProjectScheduling", {
-        params: { path: { key: String(projectId) } },
-        body: { scheduleStartDate: start || null, scheduleFrequencyWeeks: freq ? Number(freq) : null, scheduleWavesRequired: waves ? Number(waves) : null, wavesRequired: state.wavesRequired, schedulePause: pause },
-      }));
+      await unwrap(
+        api.POST("/api/v1/Projects({key})/UpdateProjectScheduling", {
+          params: { path: { key: String(projectId) } },
+          body: {
+            scheduleStartDate: start || null,
+            scheduleFrequencyWeeks: freq ? Number(freq) : null,
+            scheduleWavesRequired: waves ? Number(waves) : null,
+            wavesRequired: state.wavesRequired,
+            schedulePause: pause,
+          },
+        }),
+      );
       toast.success("Schedule updated");
       onDone(true);
     } catch (e) {
@@ -87,15 +130,33 @@ function ScheduleEdit({ state, onDone }: { state: State; onDone: (changed: boole
     }
   };
   return (
-    <form className="space-y-3 rounded-lg border border-ink-200 p-3" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form
+      className="space-y-3 rounded-lg border border-ink-200 p-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
       <h3 className="font-semibold text-ink-900">Edit schedule</h3>
-      <Field id="sched-start" label="Start date"><Input id="sched-start" type="date" value={start} onChange={(e) => setStart(e.target.value)} /></Field>
-      <Field id="sched-freq" label="Every (weeks)"><Input id="sched-freq" type="number" min={1} max={52} value={freq} onChange={(e) => setFreq(e.target.value)} /></Field>
-      <Field id="sched-waves" label="Number of waves"><Input id="sched-waves" type="number" min={1} max={104} value={waves} onChange={(e) => setWaves(e.target.value)} /></Field>
-      <label className="flex items-center gap-2"><input type="checkbox" className="accent-brand-600" checked={pause} onChange={(e) => setPause(e.target.checked)} /> Pause scheduling</label>
+      <Field id="sched-start" label="Start date">
+        <Input id="sched-start" type="date" value={start} onChange={(e) => setStart(e.target.value)} />
+      </Field>
+      <Field id="sched-freq" label="Every (weeks)">
+        <Input id="sched-freq" type="number" min={1} max={52} value={freq} onChange={(e) => setFreq(e.target.value)} />
+      </Field>
+      <Field id="sched-waves" label="Number of waves">
+        <Input id="sched-waves" type="number" min={1} max={104} value={waves} onChange={(e) => setWaves(e.target.value)} />
+      </Field>
+      <label className="flex items-center gap-2">
+        <input type="checkbox" className="accent-brand-600" checked={pause} onChange={(e) => setPause(e.target.checked)} /> Pause scheduling
+      </label>
       <div className="flex gap-2">
-        <Button type="submit" busy={busy}>Save schedule</Button>
-        <Button variant="ghost" onClick={() => onDone(false)}>Cancel</Button>
+        <Button type="submit" busy={busy}>
+          Save schedule
+        </Button>
+        <Button variant="ghost" onClick={() => onDone(false)}>
+          Cancel
+        </Button>
       </div>
     </form>
   );

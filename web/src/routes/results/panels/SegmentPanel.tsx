@@ -62,18 +62,37 @@ export default function SegmentPanel() {
   const apply = (s: SegmentRow) => {
     const codeOf = new Map((sysOpts?.value ?? []).map((o) => [o.id, o.systemQuestion?.questionCode]));
     const questionOf = new Map(questions.flatMap((q) => (q.question?.questionOptions ?? []).map((o) => [o.id, q.id] as const)));
-    setFilters(stateFromSegment(s.id, s.responsesFilters ?? {}, (i) => codeOf.get(i), (i) => questionOf.get(i)));
+    setFilters(
+      stateFromSegment(
+        s.id,
+        s.responsesFilters ?? {},
+        (i) => codeOf.get(i),
+        (i) => questionOf.get(i),
+      ),
+    );
   };
 
   return (
     <div className="space-y-5 text-sm">
-      {canWrite ? <form className="space-y-2 rounded-lg bg-ink-50 p-3" onSubmit={(e) => { e.preventDefault(); if (name.trim()) void save(); }}>
-        <label htmlFor="segment-name" className="block font-medium text-ink-800">Save the current filters ({filterCount(filters)} active) as</label>
-        <div className="flex gap-2">
-          <Input id="segment-name" value={name} maxLength={200} placeholder="Filter set name" onChange={(e) => setName(e.target.value)} />
-          <Button type="submit" busy={busy} disabled={!name.trim()}>Save</Button>
-        </div>
-      </form> : null}
+      {canWrite ? (
+        <form
+          className="space-y-2 rounded-lg bg-ink-50 p-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (name.trim()) void save();
+          }}
+        >
+          <label htmlFor="segment-name" className="block font-medium text-ink-800">
+            Save the current filters ({filterCount(filters)} active) as
+          </label>
+          <div className="flex gap-2">
+            <Input id="segment-name" value={name} maxLength={200} placeholder="Filter set name" onChange={(e) => setName(e.target.value)} />
+            <Button type="submit" busy={busy} disabled={!name.trim()}>
+              Save
+            </Button>
+          </div>
+        </form>
+      ) : null}
       {!data ? (
         <Skeleton className="h-24" />
       ) : !data.value.length ? (
@@ -83,23 +102,45 @@ export default function SegmentPanel() {
           {data.value.map((s) => (
             <li key={s.id} className="rounded-lg border border-ink-200 p-3">
               {renaming?.id === s.id ? (
-                <form className="flex gap-2" onSubmit={(e) => { e.preventDefault(); if (renaming.name.trim() && renaming.name.trim() !== s.name) void patch(s.id, { name: renaming.name.trim() }); else setRenaming(null); }}>
-                  <label htmlFor={`segment-rename-${s.id}`} className="sr-only">New name</label>
+                <form
+                  className="flex gap-2"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    if (renaming.name.trim() && renaming.name.trim() !== s.name) void patch(s.id, { name: renaming.name.trim() });
+                    else setRenaming(null);
+                  }}
+                >
+                  <label htmlFor={`segment-rename-${s.id}`} className="sr-only">
+                    New name
+                  </label>
                   <Input id={`segment-rename-${s.id}`} value={renaming.name} onChange={(e) => setRenaming({ id: s.id, name: e.target.value })} autoFocus />
-                  <Button type="submit" size="sm">Save</Button>
+                  <Button type="submit" size="sm">
+                    Save
+                  </Button>
                 </form>
               ) : (
                 <div className="flex items-center justify-between gap-2">
-                  <span className="font-medium text-ink-900">{s.name}{filters.segmentId === s.id ? <span className="ml-2 text-xs text-brand-700">applied</span> : null}</span>
+                  <span className="font-medium text-ink-900">
+                    {s.name}
+                    {filters.segmentId === s.id ? <span className="ml-2 text-xs text-brand-700">applied</span> : null}
+                  </span>
                 </div>
               )}
               <div className="mt-2 flex flex-wrap gap-1.5">
-                <Button size="sm" onClick={() => apply(s)} aria-label={`Apply ${s.name}`}>Apply</Button>
+                <Button size="sm" onClick={() => apply(s)} aria-label={`Apply ${s.name}`}>
+                  Apply
+                </Button>
                 {canWrite ? (
                   <>
-                    <Button size="sm" variant="secondary" onClick={() => setRenaming({ id: s.id, name: s.name })} aria-label={`Rename ${s.name}`}>Rename</Button>
-                    <Button size="sm" variant="secondary" onClick={() => void patch(s.id, { responsesFilters: responseFilter })} aria-label={`Update ${s.name} with the current filters`}>Update</Button>
-                    <Button size="sm" variant="ghost" className="text-rose-700" onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>Delete</Button>
+                    <Button size="sm" variant="secondary" onClick={() => setRenaming({ id: s.id, name: s.name })} aria-label={`Rename ${s.name}`}>
+                      Rename
+                    </Button>
+                    <Button size="sm" variant="secondary" onClick={() => void patch(s.id, { responsesFilters: responseFilter })} aria-label={`Update ${s.name} with the current filters`}>
+                      Update
+                    </Button>
+                    <Button size="sm" variant="ghost" className="text-rose-700" onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>
+                      Delete
+                    </Button>
                   </>
                 ) : null}
               </div>

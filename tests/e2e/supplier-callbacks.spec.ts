@@ -1,0 +1,87 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { apiCall, apiToken, clientIdByName, expectAxeClean, shot, signIn } from "./helpers";
+
+// Staff see a supplier run's server-to-server callbacks on the admin surveys page and send a
+// failed one again (docs/suppliers.md; decision record 9001). A local HTTP server plays the
+// supplier: it refuses a rid's first callback with 400 (failed at once) and accepts the next. The
+// rid arrives after the run closed, so its outcome (over-quota) and callback are recorded without
+// answering the survey. Screenshots go to .tmp/screens.
+
+let supplier: Server;
+let base = "";
+const seen = new Map<string, number>();
+
+test.beforeAll(async () => {
+  supplier = createServer((req, res) => {
+    const rid = new URL(req.url ?? "/", "http://x").searchParams.get("rid") ?? "";
+    const n = (seen.get(rid) ?? 0) + 1;
+    seen.set(rid, n);
+    res.statusCode = n === 1 ? 400 : 200;
+    res.end(n === 1 ? "unknown transaction" : "ok");
+  });
+  await new Promise<void>((done) => supplier.listen(0, "127.0.0.1", done));
+  base = `http://127.0.0.1:${(supplier.address() as AddressInfo).port}`;
+});
+test.afterAll(async () => {
+  await new Promise((done) => supplier.close(done));
+});
+
+test("staff see a supplier run's callbacks, a failed one with its answer, and Resend delivers it", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const uma = await apiToken(request, "user@acme.test");
+  const sam = await apiToken(request, "staff@ideally.test");
+  const team = await clientIdByName(request, uma, "Acme Team A");
+  const sup = await apiCall<{ id: number }>(request, sam, null, "POST", "/api/v1/SampleSuppliers", {
+    name: `E2E supplier ${Date.now()}`,
+    completeUrl: "https://sup.example/end?st=c&rid={rid}",
+    screenOutUrl: "https://sup.example/end?st=s&rid={rid}",
+    overQuotaUrl: "https://sup.example/end?st=q&rid={rid}",
+    qualityTerminateUrl: "https://sup.example/end?st=t&rid={rid}",
+    callbackUrl: `${base}/s2s?rid={rid}&status={outcome}`,
+  });
+  const p = await apiCall<{ id: number }>(request, uma, team, "POST", "/api/v1/Projects", { projectName: `Callbacks ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  await apiCall(request, uma, team, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bar" });
+  await apiCall(request, sam, team, "POST", `/api/v1/Projects(${p.id})/SuperApprove`, {});
+  const created = await apiCall<{ runs: { surveyRunId: number; surveyLink: string }[] }>(request, sam, team, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id });
+  const run = created.runs[0]!;
+  await apiCall(request, sam, team, "POST", `/api/v1/SurveyRuns(${run.surveyRunId})/SetSampleSource`, { sampleSource: "supplier", sampleSupplierId: sup.id });
+  await apiCall(request, sam, team, "POST", `/api/v1/SurveyRuns(${run.surveyRunId})/LaunchSurvey`);
+  await apiCall(request, sam, team, "POST", `/api/v1/SurveyRuns(${run.surveyRunId})/ForceCloseSurvey`);
+  // A rid arriving after the close: sent back over quota, its callback sent at once (refused: 400).
+  const late = await request.post(`/s/api/${run.surveyLink}/start`, { data: { entryQuery: `supplier=${sup.id}&rid=E1` } });
+  expect(late.status(), await late.text()).toBe(200);
+  await expect
+    .poll(
+      async () =>
+        (await apiCall<{ value: { rid: string; state: string }[] }>(request, sam, null, "GET", `/api/v1/SurveyRuns(${run.surveyRunId})/SupplierCallbacks`)).value.map((c) => `${c.rid} ${c.state}`),
+      { message: "the callback refused and failed", timeout: 60_000 },
+    )
+    .toEqual(["E1 failed"]);
+
+  await signIn(page, "staff@ideally.test");
+  await page.goto(`/admin/surveys?project=${p.id}`);
+  const row = page.getByRole("row").filter({ hasText: `#${run.surveyRunId}` });
+  await row.getByRole("button", { name: `Supplier callbacks of run ${run.surveyRunId}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Supplier callbacks of run ${run.surveyRunId}` });
+  const e1 = dialog.getByRole("row").filter({ hasText: "E1" });
+  await expect(e1).toContainText("over-quota");
+  await expect(e1).toContainText("failed");
+  await expect(e1).toContainText("HTTP 400");
+  await expectAxeClean(page, "the callbacks dialog");
+  await shot(page, "surveys-callbacks-failed");
+
+  await e1.getByRole("button", { name: "Resend the callback of rid E1" }).click();
+  await expect(page.getByText("Callback sent again")).toBeVisible();
+  // The callbacks job was nudged: the supplier now accepts it.
+  await expect(async () => {
+    await dialog.getByRole("button", { name: "Refresh" }).click();
+    await expect(e1).toContainText("delivered", { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(e1).toContainText("series 2");
+  await expect(e1).toContainText("HTTP 200");
+  await expect(e1.getByRole("button", { name: "Resend the callback of rid E1" }), "a delivered callback is not offered again").toHaveCount(0);
+  expect(seen.get("E1"), "the supplier was called twice").toBe(2);
+  await shot(page, "surveys-callbacks-delivered");
+});
