@@ -1,9 +1,7 @@
-// The respondents' side of fielding (docs/decisions.md "Fielding"): a respondent's start (a panel
-// id, a supplier's signed entry, the run's test link), their pages (validated, judged against
-// targets, quotas, the attention and quality checks, saved, a complete ingested at once and the run
-// closed at its quota), a reload; and the simulated panel's batches, which run the same code for
-// many people in one transaction (respondentBatch, docs/decisions/9001). The runs themselves, their
-// close and processing are fielding.service.ts's.
+// The respondents' side of fielding (docs/decisions.md "Fielding"): a start (a panel id, a supplier's signed entry, the
+// run's test link), a page (validated; targets, quotas, attention and quality checks; a complete ingested, the run closed
+// at its quota), a reload; and the simulated panel's batches, the same code for many people in one transaction
+// (respondentBatch, docs/decisions/9001). The runs themselves, their close and processing are fielding.service.ts's.
 import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
