@@ -2709,7 +2709,7 @@ export interface paths {
         put?: never;
         /**
          * Set where a run's respondents come from
-         * @description The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has a respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey.
+         * @description The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has a respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey. The simulated panel is a supplier of its own (its people enter through the run's signed entry link); with the server's panel off (SIMULATED_PANEL=off) `simulated` is refused (409), and the panel's own supplier is never a `supplier` run's (409).
          */
         post: operations["SurveyRuns_SetSampleSource"];
         delete?: never;
@@ -2786,7 +2786,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a live run with the simulated Ideally panel
-         * @description Up to `completes` simulated respondents (seeded, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. People are drawn from the market as the incidence estimate sees it (each target group's census share), so screen-outs follow incidence, and the panel invites at most its reach in the market over the run's field period: a design the estimate calls infeasible gets about its deliverable completes. 409 for a run with a sample supplier: it takes only the supplier's respondents.
+         * @description Up to `completes` simulated respondents (seeded, concept-dependent answers) take the survey as a sample supplier's respondents do: each enters through the run's entry link with its rid and the simulated panel's signature, answers page by page through the respondent survey's own code (the same entry check, validation, quota, quality and outcome rules as the routes; a batch of people in one transaction), and is sent back to the panel's signed end link; the run closes at its quota. People are drawn from the market as the incidence estimate sees it (each target group's census share), so screen-outs follow incidence, and the panel invites at most its reach in the market over the run's field period: a design the estimate calls infeasible gets about its deliverable completes. 409 for a run with a sample supplier (it takes only the supplier's respondents) and when the server's simulated panel is off (SIMULATED_PANEL=off).
          */
         post: operations["SurveyRuns_RunSimulatedData"];
         delete?: never;
@@ -3124,7 +3124,10 @@ export interface paths {
         get: operations["SampleSuppliers_Get"];
         put?: never;
         post?: never;
-        /** Remove a sample supplier */
+        /**
+         * Remove a sample supplier
+         * @description 409 for the simulated panel's own supplier (Ideally configures it; SIMULATED_PANEL=off switches it off).
+         */
         delete: operations["SampleSuppliers_Delete"];
         options?: never;
         head?: never;
@@ -11863,6 +11866,8 @@ export interface components {
             signedPart: "url" | "query";
             /** @description Whether entries, end links and callbacks are signed (the secret itself is never returned) */
             hasSecret: boolean;
+            /** @description The simulated panel's own supplier: it answers the runs whose sample source is simulated through the same signed entry and end links; Ideally configures it (PATCH and DELETE answer 409), and SIMULATED_PANEL=off switches it off */
+            isSimulated: boolean;
             createdAt: string;
             updatedAt: string | null;
         };
@@ -20500,6 +20505,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     SampleSuppliers_Update: {
@@ -20531,6 +20537,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     SurveyRuns_SetSampleSupplier: {

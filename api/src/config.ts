@@ -63,6 +63,12 @@ export interface Config {
    * PASSWORD_HASH_COST=test (test runs only: refused with NODE_ENV=production).
    */
   passwordCost: PasswordCost;
+  /**
+   * SIMULATED_PANEL=on|off: whether the simulated panel, a sample supplier of its own, answers the
+   * runs whose sample source is simulated (docs/decisions/9001). Default off with
+   * NODE_ENV=production, on otherwise (development, the demo, tests). Off: it takes no run.
+   */
+  simulatedPanel: boolean;
 }
 
 export interface AiSettings {
@@ -247,6 +253,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     queryLimits: { ...DEFAULT_QUERY_LIMITS },
     metricsToken: env.METRICS_TOKEN || undefined,
     passwordCost: PRODUCTION_PASSWORD_COST,
+    simulatedPanel: env.NODE_ENV !== "production",
   };
   for (const name of ["REUSE_PORT", "WEB_DEV"]) {
     const v = env[name];
@@ -284,6 +291,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (env.RUN_WORKERS !== undefined && env.RUN_WORKERS !== "" && env.RUN_WORKERS !== "0" && env.RUN_WORKERS !== "1") {
     problems.push(`RUN_WORKERS must be 0 or 1, got '${env.RUN_WORKERS}'`);
   }
+  const panel = env.SIMULATED_PANEL;
+  if (panel === "on" || panel === "off") cfg.simulatedPanel = panel === "on";
+  else if (panel !== undefined && panel !== "") problems.push(`SIMULATED_PANEL must be on or off, got '${panel}'`);
   const cost = env.PASSWORD_HASH_COST;
   if (cost === "test") {
     if (cfg.production) problems.push("PASSWORD_HASH_COST=test is for test runs only: it is refused with NODE_ENV=production");

@@ -21,6 +21,8 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as q from "../../api/src/domains/fielding/fielding.sql.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -325,7 +327,7 @@ describe("the engine: a respondent counts in their pair's cell, a full cell is o
     const [run] = await fielding.createSurveys(tdb.db, id);
     await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
     const runId = run!.surveyRunId;
-    await fielding.simulate(tdb.db, runId, 6);
+    await panel.simulate(tdb.db, runId, 6);
     const progress = async () => {
       const r = await call(app, "acmeUser", T, "GET", `/api/v1/Projects(${id})/DecipherCompletesCounts`);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -354,7 +356,7 @@ describe("the engine: a respondent counts in their pair's cell, a full cell is o
         ],
       },
     ]);
-    for (let i = 0; i < 20 && (await progress()).complete < 20; i++) await fielding.simulate(tdb.db, runId, 20);
+    for (let i = 0; i < 20 && (await progress()).complete < 20; i++) await panel.simulate(tdb.db, runId, 20);
     const full = await counted();
     expect(
       full.map((r) => [r.g, r.a, r.n]),
@@ -373,5 +375,22 @@ describe("the engine: a respondent counts in their pair's cell, a full cell is o
     expect(ends!.over, "people of a full cell were sent back over quota").toBeGreaterThan(0);
     expect(ends!.overInCell, "only people of a cell are over quota").toBe(ends!.over);
     expect(ends!.outside, "people of no cell (other ages) screened out").toBeGreaterThan(0);
+    // What a page's verdict reads (quotaCells): the keys and crossings asked for and nothing else,
+    // counted from the stored completes (20: 10 of each gender, 5 in each cell); s51 not asked.
+    expect(await q.quotaCells(tdb.db, runId, ["s45"], [["s45", "s51"]])).toEqual({
+      completes: 20,
+      byAnswer: {
+        "s45:4500001": 10,
+        "s45:4500002": 10,
+        "s45:4500001&s51:5100001": 5,
+        "s45:4500001&s51:5100002": 5,
+        "s45:4500002&s51:5100001": 5,
+        "s45:4500002&s51:5100002": 5,
+      },
+    });
+    expect(await q.quotaCells(tdb.db, runId, [], [["s51", "s45"]]), "a pair in the order the crossing gives").toEqual({
+      completes: 20,
+      byAnswer: { "s51:5100001&s45:4500001": 5, "s51:5100002&s45:4500001": 5, "s51:5100001&s45:4500002": 5, "s51:5100002&s45:4500002": 5 },
+    });
   });
 });

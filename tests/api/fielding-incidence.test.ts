@@ -15,6 +15,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -77,7 +78,7 @@ describe("screen-outs follow incidence", () => {
     expect((await call(app, "staff", T, "POST", `/api/v1/Projects(${id})/SuperApprove`)).body.statusCode).toBe(300);
     const runId = await launched(id, 20261207);
 
-    const r = await fielding.simulate(tdb.db, runId, 1000, { paced: true });
+    const r = await panel.simulate(tdb.db, runId, 1000, { paced: true });
     expect(r.invited, "one tick's pace: a day of the 3-day field period's reach of 6,000").toBe(N);
     expect(r.reachLeft).toBe(6000 - N);
 
@@ -133,7 +134,7 @@ describe("paced by the estimate: an infeasible design runs to its field end shor
 
     // Ticks until the panel has nothing more to give (bounded): its reach, 6,000, is spent.
     let more = true;
-    for (let i = 0; i < 40 && more; i++) more = (await fielding.tick(tdb.db, PUBLIC, { batch: 1000 })).more;
+    for (let i = 0; i < 40 && more; i++) more = (await panel.tick(tdb.db, PUBLIC, { batch: 1000 })).more;
     expect(more, "the tick stops asking for more once the reach is spent").toBe(false);
     const sessions = async () =>
       (
@@ -150,7 +151,7 @@ describe("paced by the estimate: an infeasible design runs to its field end shor
     expect(spent.completes).toBeLessThanOrEqual(D);
     expect(spent.completes, "about the deliverable, not a handful").toBeGreaterThan(D / 2);
     // Another tick before the field end adds nobody.
-    await fielding.tick(tdb.db, PUBLIC);
+    await panel.tick(tdb.db, PUBLIC);
     expect((await sessions()).n).toBe(6000);
 
     // The field end moved to a moment from now; the tick closes and processes the run there.
@@ -159,7 +160,7 @@ describe("paced by the estimate: an infeasible design runs to its field end shor
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     let closed = false;
     for (let i = 0; i < 100 && !closed; i++) {
-      await fielding.tick(tdb.db, PUBLIC);
+      await panel.tick(tdb.db, PUBLIC);
       const [r] = await tdb.db<{ processed: boolean }[]>`select processed_at is not null as processed from survey_runs where id = ${runId}`;
       closed = r!.processed;
       if (!closed) await Bun.sleep(100);

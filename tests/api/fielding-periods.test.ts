@@ -13,6 +13,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -79,7 +80,7 @@ describe("a run that cannot fill", () => {
   test("closes at its (short) field end with 37 of 100, is processed, and 94 credits come back in one ledger row; the owner is told", async () => {
     const { projectId, runId, ownerId } = await liveRun();
     // The panel delivers 37 and no more (a market that cannot fill): stopped by hand here.
-    expect((await fielding.simulate(tdb.db, runId, 37)).totalCompletes).toBe(37);
+    expect((await panel.simulate(tdb.db, runId, 37)).totalCompletes).toBe(37);
     expect((await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/ExtendFieldPeriod`, { fieldEndAt: new Date(Date.now() - 1000).toISOString() })).status, "a field end in the past").toBe(
       400,
     );
@@ -89,7 +90,7 @@ describe("a run that cannot fill", () => {
     // Before the field end, the run stays open.
     expect(await fielding.closeRunsAtFieldEnd(tdb.db)).not.toContain(runId);
     await Bun.sleep(Math.max(0, end.getTime() - Date.now()) + 50);
-    const t = await fielding.tick(tdb.db, "http://ideally.test");
+    const t = await panel.tick(tdb.db, "http://ideally.test");
     expect(t.processed).toBeGreaterThanOrEqual(1);
     const [run] = await tdb.db<{ status: number; reason: string; processed: boolean; completes: number }[]>`
       select survey_status_id as status, closed_reason as reason, processed_at is not null as processed,
@@ -118,7 +119,7 @@ describe("a run that cannot fill", () => {
 
 test("ForceCloseSurvey with 50 of 100 delivered: the refund for the 50 undelivered (75 of 150)", async () => {
   const { runId } = await liveRun();
-  await fielding.simulate(tdb.db, runId, 50);
+  await panel.simulate(tdb.db, runId, 50);
   expect((await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/ForceCloseSurvey`)).body.closedReason).toBe("staff");
   expect((await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/StartSurveyProcessing`)).status).toBe(200);
   const back = await refunds(runId);
@@ -128,7 +129,7 @@ test("ForceCloseSurvey with 50 of 100 delivered: the refund for the 50 undeliver
 test("a run that fills is not refunded", async () => {
   const { runId } = await liveRun();
   let closed = false;
-  for (let i = 0; i < 5 && !closed; i++) closed = (await fielding.simulate(tdb.db, runId, 50)).closed;
+  for (let i = 0; i < 5 && !closed; i++) closed = (await panel.simulate(tdb.db, runId, 50)).closed;
   expect(closed).toBe(true);
   await fielding.processRun(tdb.db, runId);
   expect((await refunds(runId)).length).toBe(0);
@@ -137,7 +138,7 @@ test("a run that fills is not refunded", async () => {
 describe("stall detection", () => {
   test("no complete for 24 hours with quota open: stalled once, the owner told; at 23:59 not yet", async () => {
     const { projectId, runId, ownerId } = await liveRun();
-    await fielding.simulate(tdb.db, runId, 10);
+    await panel.simulate(tdb.db, runId, 10);
     await tdb.db`update survey_runs set last_complete_at = now() - interval '23 hours 59 minutes' where id = ${runId}`;
     expect(await fielding.detectStalls(tdb.db), "just below 24 hours").not.toContain(runId);
     await tdb.db`update survey_runs set last_complete_at = now() - interval '24 hours 1 minute' where id = ${runId}`;
@@ -152,14 +153,14 @@ describe("stall detection", () => {
     expect(notes.length).toBe(1);
     expect(notes[0]!.body).toContain("no complete for 24 hours (10 of 100)");
     // The next complete clears it.
-    await fielding.simulate(tdb.db, runId, 1);
+    await panel.simulate(tdb.db, runId, 1);
     const again = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);
     expect(again.body.value[0].fieldingState).toBe("filling");
   });
 
   test("ExtendFieldPeriod clears the stalled mark (README: stalledAt is cleared by the next complete or ExtendFieldPeriod)", async () => {
     const { projectId, runId } = await liveRun();
-    await fielding.simulate(tdb.db, runId, 5);
+    await panel.simulate(tdb.db, runId, 5);
     await tdb.db`update survey_runs set last_complete_at = now() - interval '25 hours' where id = ${runId}`;
     expect(await fielding.detectStalls(tdb.db)).toContain(runId);
     const stalled = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);

@@ -7,6 +7,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 import { answerKey, type SurveyDefinition } from "../../api/src/domains/fielding/engine.ts";
 import { median, qualityFlags, runMedian } from "../../api/src/domains/fielding/quality.ts";
 
@@ -114,7 +115,7 @@ describe("the rules at their edges", () => {
 test("the simulated panel's poor respondents are flagged, excluded, replaced and counted in the report", async () => {
   await fielding.launchRun(tdb.db, runId, "http://ideally.test");
   let closed = false;
-  for (let i = 0; i < 10 && !closed; i++) closed = (await fielding.simulate(tdb.db, runId, 100)).closed;
+  for (let i = 0; i < 10 && !closed; i++) closed = (await panel.simulate(tdb.db, runId, 100)).closed;
   expect(closed, "the quota is met despite the exclusions").toBe(true);
   const [db] = await tdb.db<{ complete: number; flagged: number; flaggedComplete: number; speeder: number; straightliner: number; gibberish: number; duplicate: number; attention: number }[]>`
     select count(*) filter (where status = 'Complete')::int as complete,

@@ -7,6 +7,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -127,7 +128,7 @@ test("the engine fills a run whose group has one option at 50%: 50 women and 50 
   const [run] = await fielding.createSurveys(tdb.db, id);
   await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
   let total = 0;
-  for (let i = 0; i < 10 && total < 100; i++) total = (await fielding.simulate(tdb.db, run!.surveyRunId, 50)).totalCompletes;
+  for (let i = 0; i < 10 && total < 100; i++) total = (await panel.simulate(tdb.db, run!.surveyRunId, 50)).totalCompletes;
   expect(total, "the run fills").toBe(100);
   const [g] = await tdb.db<{ women: number; others: number }[]>`
     select count(*) filter (where (answers->>'s45')::int = ${FEMALE})::int as women,
@@ -265,7 +266,7 @@ describe("each quota cell's progress on the run's status answer (Projects Deciph
         ],
       },
     ]);
-    await fielding.simulate(tdb.db, runId, 7);
+    await panel.simulate(tdb.db, runId, 7);
     const counted = await byGender(runId);
     const mid = await progress(id);
     expect(mid.complete).toBe(7);
@@ -274,7 +275,7 @@ describe("each quota cell's progress on the run's status answer (Projects Deciph
       [FEMALE, counted.get(FEMALE) ?? 0, 10],
     ]);
     expect((counted.get(MALE) ?? 0) + (counted.get(FEMALE) ?? 0), "only these answers complete").toBe(7);
-    for (let i = 0; i < 10 && (await progress(id)).complete < 20; i++) await fielding.simulate(tdb.db, runId, 20);
+    for (let i = 0; i < 10 && (await progress(id)).complete < 20; i++) await panel.simulate(tdb.db, runId, 20);
     const full = await progress(id);
     expect(
       full.quotas[0]!.cells.map((c) => c.completes),
@@ -286,7 +287,7 @@ describe("each quota cell's progress on the run's status answer (Projects Deciph
     const id = await draft(30);
     expect((await targets(id, [{ o: FEMALE, q: 50 }])).status).toBe(200);
     const runId = await launched(id);
-    await fielding.simulate(tdb.db, runId, 12);
+    await panel.simulate(tdb.db, runId, 12);
     const counted = await byGender(runId);
     const others = [...counted].filter(([o]) => o !== FEMALE).reduce((s, [, n]) => s + n, 0);
     // Female: ceil(30 x 50 / 100) = 15; the others share 30 - 15 = 15.

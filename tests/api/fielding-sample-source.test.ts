@@ -9,6 +9,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -97,7 +98,7 @@ describe("the sample source of a run", () => {
   test("once the run has respondents its source cannot change (409, nothing changed); the same source again is no change", async () => {
     const { runId } = await draftRun("Source answered", 200);
     await fielding.launchRun(tdb.db, runId, PUBLIC);
-    await fielding.tick(tdb.db, PUBLIC, { batch: 5 });
+    await panel.tick(tdb.db, PUBLIC, { batch: 5 });
     const [{ n }] = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId}`;
     expect(n, "the simulated panel answered it").toBeGreaterThan(0);
     const r = await setSource(runId, { sampleSource: "customer" });
@@ -116,7 +117,7 @@ describe("the sample source of a run", () => {
     expect((await setSource(customer.runId, { sampleSource: "customer" })).status).toBe(200);
     expect((await setSource(supplier.runId, { sampleSource: "supplier", sampleSupplierId: supplierId })).status).toBe(200);
     for (const r of [customer, supplier, simulated]) await fielding.launchRun(tdb.db, r.runId, PUBLIC);
-    await fielding.tick(tdb.db, PUBLIC, { batch: 5 });
+    await panel.tick(tdb.db, PUBLIC, { batch: 5 });
     const counts = await tdb.db<{ id: number; n: number }[]>`
       select r.id, (select count(*)::int from survey_sessions s where s.survey_run_id = r.id) as n
       from survey_runs r where r.id = any(${[customer.runId, supplier.runId, simulated.runId]}::int[]) order by r.id`;

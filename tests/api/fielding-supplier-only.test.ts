@@ -11,6 +11,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -70,11 +71,11 @@ describe("a run with a sample supplier takes no simulated respondent", () => {
     panelRun = rb!.surveyRunId;
     await fielding.launchRun(tdb.db, panelRun, PUBLIC);
 
-    for (let i = 0; i < 3; i++) await fielding.tick(tdb.db, PUBLIC, { batch: 10 });
+    for (let i = 0; i < 3; i++) await panel.tick(tdb.db, PUBLIC, { batch: 10 });
     expect(await sessions(supplierRun), "no simulated (or any) respondent on the supplier's run").toEqual({ all: 0, simulated: 0 });
-    const panel = await sessions(panelRun);
-    expect(panel.simulated, "the Ideally panel still answers its own run").toBeGreaterThan(0);
-    expect(panel.simulated).toBe(panel.all);
+    const own = await sessions(panelRun);
+    expect(own.simulated, "the Ideally panel still answers its own run").toBeGreaterThan(0);
+    expect(own.simulated).toBe(own.all);
     const [{ status }] = await tdb.db<{ status: number }[]>`select survey_status_id as status from survey_runs where id = ${supplierRun}`;
     expect(status, "still Live, waiting for the supplier's people").toBe(50);
   });
@@ -115,7 +116,7 @@ describe("making a run supplier-only or a customer panel is staff's", () => {
     const [run] = await fielding.createSurveys(tdb.db, id);
     expect(run!.isCustomerPanel).toBe(true);
     await fielding.launchRun(tdb.db, run!.surveyRunId, PUBLIC);
-    await fielding.tick(tdb.db, PUBLIC, { batch: 10 });
+    await panel.tick(tdb.db, PUBLIC, { batch: 10 });
     expect(await sessions(run!.surveyRunId)).toEqual({ all: 0, simulated: 0 });
   });
 });

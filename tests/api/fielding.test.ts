@@ -7,6 +7,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 import { ATTENTION, pages, validatePage, afterPage, type SurveyDefinition } from "../../api/src/domains/fielding/engine.ts";
 
 let tdb: TestDb;
@@ -74,7 +75,7 @@ describe("a project fielded by the simulated panel", () => {
   });
 
   test("N simulated completes add exactly N project sessions, live", async () => {
-    const r = await fielding.simulate(tdb.db, runId, 15);
+    const r = await panel.simulate(tdb.db, runId, 15);
     expect(r.completes).toBe(15);
     const [{ n }] = await tdb.db<{ n: number }[]>`select count(*)::int as n from project_survey_sessions where project_id = ${projectId}`;
     expect(n).toBe(15);
@@ -83,7 +84,7 @@ describe("a project fielded by the simulated panel", () => {
   });
 
   test("the run closes at its quota and processing rakes it to the census margins", async () => {
-    const r = await fielding.simulate(tdb.db, runId, 1000);
+    const r = await panel.simulate(tdb.db, runId, 1000);
     expect(r.totalCompletes).toBe(40);
     expect(r.closed).toBe(true);
     const p = await fielding.processRun(tdb.db, runId);
@@ -220,7 +221,7 @@ describe("processing survives a crash half-way", () => {
     const [run] = await fielding.createSurveys(tdb.db, id);
     await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
     // Completes stay unprocessed: answered straight into sessions, as a crash before ingest leaves them.
-    await fielding.simulate(tdb.db, run!.surveyRunId, 20);
+    await panel.simulate(tdb.db, run!.surveyRunId, 20);
     await tdb.db`delete from project_survey_sessions where project_id = ${id}`;
     await tdb.db`update survey_sessions set processed_at = null where survey_run_id = ${run!.surveyRunId}`;
     const crashed = await fielding.processRun(tdb.db, run!.surveyRunId, { failAfterIngest: true }).catch((e) => e);
@@ -365,7 +366,7 @@ test("with purchase intent set up, respondents answer the NMS follow-ups and the
   const bad = validatePage(def, intent, { [`intent20:t${t}`]: 6 });
   expect("errors" in bad && bad.errors.map((e) => e.path)).toEqual([`intent20:t${t}`, `intent21:t${t}`]);
   await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
-  await fielding.simulate(tdb.db, run!.surveyRunId, 60);
+  await panel.simulate(tdb.db, run!.surveyRunId, 60);
   const [{ n }] = await tdb.db<{ n: number }[]>`select count(*)::int as n from responses where project_id = ${id} and purchase_intent is not null`;
   expect(n, "an intent at the bargain and at the expensive price per respondent").toBe(120);
   const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/PriceSensitivityResults?projectId=${id}`);
@@ -382,7 +383,7 @@ describe("SurveyRuns staff actions: the panel order (CreateOrUpdateSamplifyProje
     const projectId = await approvedProject({ sampleSize: 40 });
     runId = (await fielding.createSurveys(tdb.db, projectId))[0]!.surveyRunId;
     await fielding.launchRun(tdb.db, runId, "http://ideally.test");
-    expect((await fielding.simulate(tdb.db, runId, 5)).totalCompletes).toBe(5);
+    expect((await panel.simulate(tdb.db, runId, 5)).totalCompletes).toBe(5);
     // Just above the completes: stays Live with the new quota, in the run and its survey.
     const six = await order("staff", runId, { targetCompletes: 6 });
     expect(six.status, JSON.stringify(six.body)).toBe(200);

@@ -6,6 +6,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -21,7 +22,7 @@ async function fielded(name: string, completes: number): Promise<number> {
   await call(app, "staff", T, "POST", `/api/v1/Projects(${id})/SuperApprove`);
   const [run] = await fielding.createSurveys(tdb.db, id);
   await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
-  await fielding.simulate(tdb.db, run!.surveyRunId, completes);
+  await panel.simulate(tdb.db, run!.surveyRunId, completes);
   await fielding.processRun(tdb.db, run!.surveyRunId);
   return id;
 }

@@ -10,6 +10,7 @@ import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers } from "../../api/src/jobs/workers.ts";
 import { powerPointJob } from "../../api/src/domains/results/powerpoint.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -31,7 +32,7 @@ beforeAll(async () => {
   await call(app, "staff", T, "POST", `/api/v1/Projects(${projectId})/SuperApprove`);
   const [run] = await fielding.createSurveys(tdb.db, projectId);
   await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
-  await fielding.simulate(tdb.db, run!.surveyRunId, 60);
+  await panel.simulate(tdb.db, run!.surveyRunId, 60);
   await fielding.processRun(tdb.db, run!.surveyRunId);
 }, 60_000);
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -76,7 +77,7 @@ test("Run fills the template from the project's computed results", async () => {
   await call(app, "staff", 1003, "POST", `/api/v1/Projects(${id})/SuperApprove`);
   const [run] = await fielding.createSurveys(tdb.db, id);
   await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
-  await fielding.simulate(tdb.db, run!.surveyRunId, 40);
+  await panel.simulate(tdb.db, run!.surveyRunId, 40);
   const r = await call(app, "staff", 1003, "POST", `/api/v1/PromptVersions(${v1})/Run`, { projectId: id });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   expect(r.body.output.startsWith("Summary of Prompt run:\n")).toBe(true);

@@ -70,7 +70,9 @@ async function buildTemplate(admin: postgres.Sql, adminUrl: string, name: string
   const building = `${name}_b${process.pid}`;
   await admin.unsafe(`drop database if exists "${building}"`);
   await admin.unsafe(from ? `create database "${building}" template "${from}"` : `create database "${building}"`);
-  const db = connect(withDb(adminUrl, building), { max: 1 });
+  // The pool of a test's database (createTestDb): the demo world's fielding tick answers three runs
+  // side by side, each on a connection of its own.
+  const db = connect(withDb(adminUrl, building), { max: 4 });
   try {
     await build(db);
   } finally {

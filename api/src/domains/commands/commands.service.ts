@@ -10,7 +10,7 @@ import type { USER_NOTIFICATION_EVENTS } from "../../jobs/channel.ts";
 import { raiseOncePerJob } from "../notifications/notifications.service.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { startDueSchedules, toRun } from "../scheduling/scheduling.service.ts";
-import { tick } from "../fielding/fielding.service.ts";
+import { tick } from "../fielding/simulated-panel.ts";
 import { checkTextResponses, codeThemes } from "../results/themes.service.ts";
 import { HubSpot, hubspotFromEnv } from "../../hubspot/client.ts";
 import { currentProvider } from "../ai/summaries.service.ts";

@@ -11,7 +11,7 @@ import { createQuestion } from "../projects/questions.service.ts";
 import { createMarketReach, createPriceSensitivities } from "../projects/setup.service.ts";
 import { superApprove } from "../lifecycle/lifecycle.service.ts";
 import { updateProjectScheduling, weekSinceLaunch } from "../scheduling/scheduling.service.ts";
-import { tick } from "./fielding.service.ts";
+import { tick } from "./simulated-panel.ts";
 
 interface DemoProject {
   client: "teamA" | "globex";

@@ -344,6 +344,18 @@ export function afterPage(def: SurveyDefinition, all: Page[], index: number, ans
   return index + 1 < all.length ? { status: "InProgress", page: index + 1 } : { status: "Complete" };
 }
 
+/**
+ * The counts afterPage reads on a page (null: none): the demographics and screener pages judge the
+ * keys of targets with a quota or an othersQuota (their answers' cells) and the crossings' pairs;
+ * no other page and no uncapped target reads a count.
+ */
+export function quotaReads(def: SurveyDefinition, page: Page): { keys: string[]; crossings: [string, string][] } | null {
+  if (page.kind !== "demographics" && page.kind !== "screener") return null;
+  const keys = def.targets.filter((t) => Object.keys(t.quotas).length > 0 || (t.othersQuota != null && t.othersQuota > 0)).map((t) => t.key);
+  const crossings = (def.crossed ?? []).map((x): [string, string] => [x.keys[0], x.keys[1]]);
+  return keys.length || crossings.length ? { keys, crossings } : null;
+}
+
 /** Completes of a group's answers outside its targets (they share the group's othersQuota). */
 function othersCompletes(q: DefQuestion, t: DefTarget, quota: QuotaState): number {
   return q.options.filter((o) => !t.optionIds.includes(o.id)).reduce((s, o) => s + (quota.completesByAnswer[answerCell(t.key, o.id)] ?? 0), 0);

@@ -7,7 +7,7 @@ import type { JobEnvelope, Queue } from "../../jobs/queue.ts";
 import { SERVICES_USER_ID } from "../lifecycle/lifecycle.service.ts";
 import type { Db } from "../../db/client.ts";
 import { log } from "../../ops/log.ts";
-import { tick, type TickResult } from "./fielding.service.ts";
+import { tick, type TickResult } from "./simulated-panel.ts";
 import { closeLineItemsOfClosedRuns } from "./samplify.service.ts";
 import { queueReadySummaries } from "../ai/summaries.service.ts";
 

@@ -7,6 +7,8 @@ import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors, keyOf } from "../../openapi.ts";
 import * as svc from "./fielding.service.ts";
+import { processConfig } from "../../config.ts";
+import * as panel from "./simulated-panel.ts";
 import * as admin from "./fielding.admin.ts";
 import * as samplify from "./samplify.service.ts";
 import { setSampleSource } from "./sample-source.ts";
@@ -71,7 +73,7 @@ function registerRunLaunch(app: App, deps: AppDeps): void {
   addRoute(app, actionWithBody(
     "SetSampleSource",
     "Set where a run's respondents come from",
-    "The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has a respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey.",
+    "The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has a respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey. The simulated panel is a supplier of its own (its people enter through the run's signed entry link); with the server's panel off (SIMULATED_PANEL=off) `simulated` is refused (409), and the panel's own supplier is never a `supplier` run's (409).",
     z
       .strictObject({
         sampleSource: SampleSource,
@@ -82,6 +84,8 @@ function registerRunLaunch(app: App, deps: AppDeps): void {
   ), async (c) => {
     const id = keyOf(c);
     const body = c.req.valid("json");
+    // A run that asks for the simulated panel when the server's panel is off is refused: nobody would answer it.
+    if (body.sampleSource === "simulated" && !(deps.simulatedPanel ?? processConfig().simulatedPanel)) throw panel.panelOff(id);
     await setSampleSource(db, id, body.sampleSource, body.sampleSupplierId ?? null);
     return c.json(await state(c, id), 200);
   });
@@ -111,10 +115,12 @@ function registerRunProcessing(app: App, deps: AppDeps): void {
   addRoute(app, actionWithBody(
     "RunSimulatedData",
     "Answer a live run with the simulated Ideally panel",
-    "Up to `completes` simulated respondents (seeded, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. People are drawn from the market as the incidence estimate sees it (each target group's census share), so screen-outs follow incidence, and the panel invites at most its reach in the market over the run's field period: a design the estimate calls infeasible gets about its deliverable completes. 409 for a run with a sample supplier: it takes only the supplier's respondents.",
+    "Up to `completes` simulated respondents (seeded, concept-dependent answers) take the survey as a sample supplier's respondents do: each enters through the run's entry link with its rid and the simulated panel's signature, answers page by page through the respondent survey's own code (the same entry check, validation, quota, quality and outcome rules as the routes; a batch of people in one transaction), and is sent back to the panel's signed end link; the run closes at its quota. People are drawn from the market as the incidence estimate sees it (each target group's census share), so screen-outs follow incidence, and the panel invites at most its reach in the market over the run's field period: a design the estimate calls infeasible gets about its deliverable completes. 409 for a run with a sample supplier (it takes only the supplier's respondents) and when the server's simulated panel is off (SIMULATED_PANEL=off).",
     z.strictObject({ completes: z.number().int().min(1).max(5000).default(50) }).openapi("RunSimulatedData"),
     Simulated,
-  ), async (c) => c.json(await svc.simulate(db, keyOf(c), c.req.valid("json").completes), 200));
+  ), async (c) =>
+    c.json(await panel.simulate(db, keyOf(c), c.req.valid("json").completes, { publicUrl: deps.publicUrl ?? new URL(c.req.url).origin, on: deps.simulatedPanel }), 200),
+  );
   addRoute(app, action("SyncDecipherSurvey", "Take the questionnaire snapshot again", "A Draft, Testing or Live run's survey is rebuilt from its project as it is now (a staff fix after SuperAdminUpdate).", Run), async (c) => {
     const id = keyOf(c);
     await svc.resyncDefinition(db, id);

@@ -1,15 +1,16 @@
 // Fielding (docs/decisions.md "Fielding"): a project's started waves become survey runs (one per
 // project, region and panel) with a snapshot of the questionnaire; a run goes Live, respondents
-// answer it (people on the public page, or the simulated Ideally panel through the same engine),
-// it closes at its quota, and processing turns its completes into weighted results.
+// answer it (people on the public page, or the simulated Ideally panel's people through the same
+// respondent code: respondentBatch), it closes at its quota, and processing turns its completes
+// into weighted results.
 //
 // Every completed respondent is ingested at once (its project survey session, responses and text
-// responses, in the transaction that completes it), so results and ResponsesCount grow live; the
+// responses, in the transaction that completes it; the simulated panel's at the end of its batch's
+// transaction), so results and ResponsesCount grow live; the
 // close of a run then rakes its sample to the region's census margins and, when the project's wave
 // is done, closes the project's survey (800 or 900, ResultsReady, ProjectReady to its watchers).
 // Everything is keyed so a retry repeats nothing: a session is ingested once (processed_at, and
 // project_survey_sessions is unique per project and session), a run is processed once.
-import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -25,18 +26,18 @@ import { buildDefinition } from "./definition.ts";
 import { computeDrivers } from "../results/drivers.service.ts";
 import { codeThemes } from "../results/themes.service.ts";
 import { refreshNormCells } from "../results/norms.ts";
-import { afterPage, answerKey, countComplete, crossingKeyOf, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type SurveyDefinition } from "./engine.ts";
+import { answerKey, crossingKeyOf, hash32, intentKey, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
-import { answerPage, makePerson, screens, type Margins, type PanelPlan } from "./simulate.ts";
+import { screens, type Margins, type PanelPlan } from "./simulate.ts";
 import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
-import { hasOutcome, recordLateArrival, recordOutcomes, sessionEndLink, verifyEntry, type SupplierEntry } from "./suppliers.ts";
-import { networkKey, qualityFlags, runMedian } from "./quality.ts";
-import { getTestSession, isTestEntry, startTestSession, submitTestPage } from "./test-entries.ts";
+import { recordOutcomes } from "./suppliers.ts";
 import { DEFAULT_FIELD_DAYS, fieldPeriodDaysOf } from "./field-period.ts";
-import { respondentView, SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
+import { SURVEY_STATUS } from "./respondent-view.ts";
 
 export { SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
+// The respondents' side (a start, a page, a reload, the simulated panel's batches): respondents.service.ts.
+export { getSession, respondentBatch, startSession, submitPage, type Reached, type RespondentBatch, type StartOptions } from "./respondents.service.ts";
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
 export const WEIGHT_CAP = 5;
 /** Margins are met within this, unless the cap binds (then reported). */
@@ -48,7 +49,8 @@ export const STALL_HOURS = 24;
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
 
-async function projectUpdated(tx: Tx, clientId: number, data: ProjectUpdatedData): Promise<void> {
+/** ProjectUpdated on the project's channel (also respondents.service.ts's). */
+export async function projectUpdated(tx: Tx, clientId: number, data: ProjectUpdatedData): Promise<void> {
   await publish(tx, { channel: clientChannel(clientId), event: "ProjectUpdated", data, clientId });
 }
 
@@ -108,7 +110,7 @@ export function statusName(id: number): string {
   return Object.entries(SURVEY_STATUS).find(([, v]) => v === id)?.[0] ?? String(id);
 }
 
-async function liveRun(tx: Tx, runId: number, lock = false): Promise<q.RunRow & { definition: SurveyDefinition }> {
+export async function liveRun(tx: Tx, runId: number, lock = false): Promise<q.RunRow & { definition: SurveyDefinition }> {
   const run = await q.run(tx, runId, lock);
   if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
   if (!run.definition) throw new ApiError("Conflict", `Survey run ${runId} has no survey yet: create it with CreateDecipherSurveys`);
@@ -159,7 +161,7 @@ export async function launchRun(db: Db, runId: number, publicUrl: string): Promi
 export type ClosedReason = q.ClosedReason;
 
 /** The run closes (at its quota, its field end, or by ForceCloseSurvey): no new respondents; processing may start. */
-async function closeRun(tx: Tx, run: q.RunRow, reason: ClosedReason): Promise<void> {
+export async function closeRun(tx: Tx, run: q.RunRow, reason: ClosedReason): Promise<void> {
   if (run.surveyStatusId === SURVEY_STATUS.Closed) return;
   await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "closed_at");
   await tx`update survey_runs set closed_reason = ${reason} where id = ${run.id}`;
@@ -252,210 +254,6 @@ export async function detectStalls(db: Db, hours = STALL_HOURS): Promise<number[
   });
 }
 
-// ---- respondents ----
-
-function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): RespondentView {
-  return respondentView(run, s, null);
-}
-
-/** The view, with the supplier's end link (its recorded outcome's) for a supplier's respondent who has finished. */
-async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): Promise<RespondentView> {
-  return { ...view(run, s), redirectUrl: await sessionEndLink(tx, s) };
-}
-
-async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
-  if (!/^[0-9a-f-]{36}$/i.test(link)) throw new ApiError("NotFound", "This survey link is not valid");
-  const run = await q.runByLink(tx, link, true);
-  if (!run?.definition) throw new ApiError("NotFound", "This survey link is not valid");
-  return run as q.RunRow & { definition: SurveyDefinition };
-}
-
-/**
- * A respondent arrives: a new session (one per panel respondent id: the same id resumes its own),
- * with the test options they will see. A closed survey takes nobody new.
- */
-export interface StartOptions {
-  /** A supplier's entry: the page's query string as received (verified against the supplier). */
-  entryQuery?: string | null;
-  publicUrl?: string;
-  /** The device's fingerprint (duplicates within a run are flagged). */
-  deviceFingerprint?: string | null;
-  /** The entry's address as the server adapter saw it (never a header) and its user agent: kept only as a keyed hash (quality.ts networkKey). */
-  address?: string | null;
-  userAgent?: string | null;
-}
-
-export async function startSession(db: Db, link: string, panelRespondentId: string | null, opts: StartOptions = {}): Promise<RespondentView> {
-  return system(db, async (tx) => {
-    const run = await openRun(tx, link);
-    let entry: SupplierEntry | null = null;
-    if (opts.entryQuery || run.sampleSupplierId !== null) {
-      // A run fed by a supplier takes only its (signed) respondents.
-      if (!opts.entryQuery) throw new ApiError("Forbidden", "This survey link is not valid", "a supplier's survey needs its entry link");
-      entry = await verifyEntry(tx, run, link, opts.publicUrl ?? "", opts.entryQuery);
-      // The run's test link: a test entry, kept apart and counted nowhere (test-entries.ts).
-      if (await isTestEntry(tx, run.id, entry)) {
-        if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) throw new ApiError("Conflict", "This survey is not open for a test now.");
-        return startTestSession(tx, run, entry);
-      }
-      // A rid enters the run once: the same rid comes back to its own session while it is in
-      // progress. Once it has finished, the entry is a duplicate (issue 36: it was answered with the
-      // finished session and a freshly signed end link): told so, with no end link, no session id and
-      // nothing stored. The respondent's own page still reads its session by its id.
-      // A rid that arrived after the close (an outcome and no session) is finished as well.
-      const existing = await q.sessionBySupplierRid(tx, run.id, entry.supplierId, entry.rid);
-      if (existing && existing.status === "InProgress") return viewOf(tx, run, existing);
-      if (existing || (await hasOutcome(tx, run.id, entry))) return duplicate(run);
-    }
-    if (panelRespondentId && !entry) {
-      const existing = await q.sessionByPanelId(tx, run.id, panelRespondentId);
-      if (existing) return viewOf(tx, run, existing);
-    }
-    const closed = run.surveyStatusId === SURVEY_STATUS.Closed || run.surveyStatusId === SURVEY_STATUS.ErrorProcessing;
-    if (entry && closed) {
-      // A supplier's respondent on a closed run goes back to the supplier as over quota (the
-      // protocol has no "closed" link), signed like any end; no session is stored, the outcome is
-      // (the reconciliation lists it, the callback reports it).
-      const redirectUrl = await recordLateArrival(tx, run.id, entry);
-      if (redirectUrl === null) return duplicate(run);
-      return { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "survey closed", answers: {}, redirectUrl };
-    }
-    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
-      throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
-    }
-    const counts = await q.quotaCounts(tx, run.id);
-    const order = assignTestOptions(run.definition, counts.byOption, seeded(hash32(`${link}:${counts.completes}:${Date.now()}`)));
-    const s = await q.insertSession(tx, {
-      clientId: run.clientId,
-      surveyRunId: run.id,
-      regionId: run.regionId,
-      panelRespondentId: entry ? null : panelRespondentId,
-      testOptionOrder: order,
-      isSimulated: false,
-      sampleSupplierId: entry?.supplierId ?? null,
-      supplierRid: entry?.rid ?? null,
-      deviceFingerprint: opts.deviceFingerprint ?? null,
-      networkKey: opts.address && opts.userAgent ? networkKey(await q.respondentKey(tx, run.id), opts.address, opts.userAgent) : null,
-    });
-    return viewOf(tx, run, s);
-  });
-}
-
-/** A finished rid entering again: told so, with no end link, no session id and nothing stored. */
-function duplicate(run: q.RunRow & { definition: SurveyDefinition }): RespondentView {
-  return { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "duplicate", answers: {}, redirectUrl: null };
-}
-
-export async function getSession(db: Db, link: string, respondentId: string): Promise<RespondentView> {
-  return system(db, async (tx) => {
-    const run = await openRun(tx, link);
-    const test = await getTestSession(tx, run, respondentId);
-    if (test) return test;
-    const s = await sessionOf(tx, run.id, respondentId);
-    return viewOf(tx, run, s);
-  });
-}
-
-async function sessionOf(tx: Tx, runId: number, respondentId: string, lock = false): Promise<q.SessionRow> {
-  if (!/^[0-9a-f-]{36}$/i.test(respondentId)) throw new ApiError("NotFound", "No such respondent in this survey");
-  const s = await q.session(tx, runId, respondentId, lock);
-  if (!s) throw new ApiError("NotFound", "No such respondent in this survey");
-  return s;
-}
-
-/**
- * One page answered: validated (400 with the failing answers and nothing saved), stored, then the
- * rules: screen-out, over quota, attention check, next page or complete. A complete is ingested at
- * once; the run closes when its quota is met. A finished session takes no more answers (409).
- */
-export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>): Promise<RespondentView> {
-  return system(db, async (tx) => {
-    const run = await openRun(tx, link);
-    const test = await submitTestPage(tx, run, respondentId, pageId, input);
-    if (test) return test;
-    const s = await sessionOf(tx, run.id, respondentId, true);
-    if (s.status !== "InProgress") throw new ApiError("Conflict", "You have already completed this survey. Thank you!");
-    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
-      throw new ApiError("Conflict", "This survey has closed. Thank you for your interest.");
-    }
-    const all = pages(run.definition, s.testOptionOrder);
-    const page = all[s.page]!;
-    if (page.id !== pageId) throw new ApiError("Conflict", "This page was already answered: reload to continue where you left off", `expected page ${page.id}`);
-    const checked = validatePage(run.definition, page, input);
-    if ("errors" in checked) {
-      throw new ApiError("ValidationError", checked.errors.map((e) => e.message).join("; "), undefined, checked.errors);
-    }
-    const answers = { ...s.answers, ...checked.answers };
-    const counts = await q.quotaCounts(tx, run.id);
-    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: counts.byOption, completesByAnswer: counts.byAnswer });
-    const next = outcome.status === "InProgress" ? outcome.page : s.page;
-    let status: string = outcome.status;
-    let reason = "reason" in outcome ? outcome.reason : null;
-    let flags: string[] = reason === "attention check" ? ["attention"] : [];
-    if (outcome.status === "Complete") {
-      // Quality before weighting: a flagged respondent is excluded, and the quota stays open for another.
-      const done = await q.completeLengths(tx, run.id);
-      const [own] = await tx<{ fp: string | null; nk: string | null }[]>`select device_fingerprint as fp, network_key as nk from survey_sessions where id = ${s.id}`;
-      const fp = own?.fp ?? null;
-      const nk = own?.nk ?? null;
-      flags = qualityFlags(run.definition, {
-        answers,
-        testOptionOrder: s.testOptionOrder,
-        lengthSeconds: (Date.now() - new Date(s.startedAt).getTime()) / 1000,
-        medianSeconds: runMedian(done.lengths),
-        duplicateDevice: fp !== null && done.fingerprints.includes(fp),
-        duplicateNetwork: nk !== null && done.networkKeys.includes(nk),
-      });
-      if (flags.length) {
-        status = "Removed";
-        reason = "quality";
-      }
-    }
-    await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags });
-    // A supplier's respondent who ended: the outcome they are sent back with, recorded once.
-    if (status !== "InProgress" && s.supplierRid !== null) await recordOutcomes(tx, run.id, s.id);
-    if (status === "Complete") {
-      await ingestRun(tx, run);
-      await afterCompletes(tx, run, counts.completes + 1);
-    }
-    return viewOf(tx, run, (await q.session(tx, run.id, respondentId))!);
-  });
-}
-
-/** Tells the project's team that completes arrived, and closes the run at its quota. */
-async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number, arrived = true): Promise<boolean> {
-  const target = run.targetCompletes ?? run.definition.targetCompletes;
-  if (completes >= target) {
-    if (arrived) await q.touchComplete(tx, run.id);
-    await closeRun(tx, run, "quota");
-    if (!arrived) return true;
-  }
-  // Nothing new arrived (a batch of the panel that found nobody): no event that looks like progress.
-  if (!arrived) return false;
-  if (completes < target) await q.touchComplete(tx, run.id);
-  await projectUpdated(tx, run.clientId, {
-    projectId: run.definition.projectId,
-    action: "ResponsesReceived",
-    surveyRunId: run.id,
-    regionId: run.regionId,
-    completes,
-    targetCompletes: target,
-  });
-  // Progress of the run's fielding on the team's channel (the job events' shape): watchers see it fill.
-  await publish(tx, {
-    channel: clientChannel(run.clientId),
-    event: "Progress",
-    data: {
-      jobId: `survey-run-${run.id}`,
-      name: "fielding",
-      pct: Math.min(100, Math.round((completes / target) * 100)),
-      message: `${completes} of ${target} completes in ${run.definition.regionName}`,
-    },
-    clientId: run.clientId,
-  });
-  return completes >= target;
-}
-
 // ---- the simulated Ideally panel ----
 
 export async function margins(tx: Tx, regionId: number): Promise<Margins> {
@@ -515,145 +313,10 @@ export function entrantsPerTick(plan: PanelPlan): number {
   return Math.ceil(plan.reach / Math.max(1, plan.fieldPeriodDays));
 }
 
-export interface SimulationResult {
-  surveyRunId: number;
-  invited: number;
-  completes: number;
-  screenedOut: number;
-  overQuota: number;
-  /** Completes excluded by the quality checks (replaced while the quota is open). */
-  excluded: number;
-  totalCompletes: number;
-  targetCompletes: number;
-  closed: boolean;
-  /** People the panel can still invite to the run in its field period (its reach less those invited). */
-  reachLeft: number;
-}
-
-/**
- * RunSimulatedData: up to `completes` more simulated respondents answer a Live (or Testing) run
- * through the engine: each is walked page by page with the same validation and rules as a person,
- * and saved with their outcome. People are drawn from the market as the incidence estimate sees it
- * (panelPlan), so screen-outs follow incidence. Invitations stop at the quota, at a day of the
- * panel's reach when `paced` (the fielding tick: entrantsPerTick), or when the panel's reach in the market for the field period is
- * spent: a run the estimate calls infeasible gets about its deliverable completes and no more.
- * Never a run with a sample supplier: it takes only the supplier's signed respondents (409).
- */
-export async function simulate(db: Db, runId: number, completes: number, opts: { paced?: boolean } = {}): Promise<SimulationResult> {
-  return system(db, async (tx) => {
-    const run = await liveRun(tx, runId, true);
-    if (run.sampleSupplierId !== null) {
-      throw new ApiError("Conflict", `Survey run ${runId} takes respondents from sample supplier ${run.sampleSupplierId} only: the simulated panel never answers it`);
-    }
-    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
-      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: the panel answers Live or Testing runs`);
-    }
-    const def = run.definition;
-    const target = run.targetCompletes ?? def.targetCompletes;
-    const counts = await q.quotaCounts(tx, run.id);
-    const [{ n, sent }] = await tx<{ n: number; sent: number }[]>`
-      select count(*)::int as n, count(*) filter (where is_simulated)::int as sent from survey_sessions where survey_run_id = ${run.id}`;
-    const plan = await panelPlan(tx, run);
-    const invitable = Math.max(0, Math.min(plan.reach - sent, opts.paced ? entrantsPerTick(plan) : Number.POSITIVE_INFINITY));
-    const m = await margins(tx, run.regionId);
-    const byOption = { ...counts.byOption };
-    const byAnswer = { ...counts.byAnswer };
-    const want = Math.max(0, Math.min(completes, target - counts.completes));
-    const rows: q.FinishedSession[] = [];
-    let done = 0;
-    let screenedOut = 0;
-    let overQuota = 0;
-    const seed = (await tx<{ s: number | null }[]>`select simulated_seed as s from survey_runs where id = ${run.id}`)[0]?.s ?? run.id;
-    const valid = await q.completeLengths(tx, run.id);
-    const devices = new Set(valid.fingerprints);
-    let excluded = 0;
-    for (let i = 0; done < want && i < invitable; i++) {
-      const index = n + i;
-      const person = makePerson(def, m, seed, index, plan.shares);
-      const order = assignTestOptions(def, byOption, person.random);
-      const all = pages(def, order);
-      let answers: Answers = {};
-      let page = 0;
-      let status = "InProgress";
-      let reason: string | null = null;
-      while (status === "InProgress") {
-        const checked = validatePage(def, all[page]!, answerPage(def, person, all[page]!));
-        if ("errors" in checked) {
-          // The panel's answers always pass; a failure here is a bug in the generator, said plainly.
-          throw new Error(`simulated respondent ${index} failed page ${all[page]!.id}: ${checked.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
-        }
-        answers = { ...answers, ...checked.answers };
-        const outcome = afterPage(def, all, page, answers, { completesByOption: byOption, completesByAnswer: byAnswer });
-        if (outcome.status === "InProgress") page = outcome.page;
-        else {
-          status = outcome.status;
-          reason = "reason" in outcome ? outcome.reason : null;
-        }
-      }
-      const lengthSeconds = Math.max(5, (page + 1) * person.secondsPerPage);
-      let flags: string[] = reason === "attention check" ? ["attention"] : [];
-      if (status === "Complete") {
-        flags = qualityFlags(def, {
-          answers,
-          testOptionOrder: order,
-          lengthSeconds,
-          medianSeconds: runMedian(valid.lengths),
-          duplicateDevice: devices.has(person.fingerprint),
-        });
-        if (flags.length) {
-          // Excluded before weighting; the quota stays open and the next invitation replaces them.
-          status = "Removed";
-          reason = "quality";
-          excluded++;
-        }
-      }
-      if (status === "Complete") {
-        done++;
-        valid.lengths.push(lengthSeconds);
-        devices.add(person.fingerprint);
-        countComplete(byAnswer, answers);
-        for (const t of order) byOption[t] = (byOption[t] ?? 0) + 1;
-      } else if (status === "OverQuota") overQuota++;
-      else if (status !== "Removed") screenedOut++;
-      rows.push({
-        clientId: run.clientId,
-        surveyRunId: run.id,
-        regionId: run.regionId,
-        panelRespondentId: `sim-${seed}-${index}`,
-        status,
-        answers,
-        testOptionOrder: order,
-        page,
-        endReason: reason,
-        lengthSeconds,
-        deviceFingerprint: person.fingerprint,
-        qualityFlags: flags,
-      });
-    }
-    await q.insertFinishedSessions(tx, rows);
-    await q.markSimulated(tx, run.id);
-    await ingestRun(tx, run);
-    const total = counts.completes + done;
-    const closed = await afterCompletes(tx, run, total, done > 0);
-    return {
-      surveyRunId: run.id,
-      invited: rows.length,
-      completes: done,
-      screenedOut,
-      overQuota,
-      excluded,
-      totalCompletes: total,
-      targetCompletes: target,
-      closed,
-      reachLeft: Math.max(0, plan.reach - sent - rows.length),
-    };
-  });
-}
-
 // ---- processing ----
 
 /** Turns the run's unprocessed completes into project survey sessions, responses and text responses. */
-async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }): Promise<number> {
+export async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }): Promise<number> {
   const def = run.definition;
   const sessions = await q.unprocessedCompletes(tx, run.id);
   if (!sessions.length) return 0;
@@ -935,67 +598,6 @@ export async function processRun(db: Db, runId: number, opts: { reprocess?: bool
   }
   const { close: _, ...out } = r as ProcessResult & { close?: boolean };
   return out;
-}
-
-// ---- the fielding tick ----
-
-export interface TickResult {
-  created: number;
-  launched: number;
-  simulated: number;
-  processed: number;
-  /** More simulated answers are due: the tick runs again soon. */
-  more: boolean;
-}
-
-/**
- * The fielding engine's heartbeat (a pg-boss job, every minute and again while work remains): waves
- * that came due become runs and launch; the simulated panel answers live Ideally-panel runs a batch
- * at a time (so responses arrive live), each tick a field day of its reach in the market at most
- * (docs/decisions/0121), and asks for another tick only while a run has reach left; closed runs
- * are processed.
- */
-export async function tick(db: Db, publicUrl: string, opts: { batch?: number } = {}): Promise<TickResult> {
-  const batch = opts.batch ?? 50;
-  // Field periods: runs past their field end close (processed below, the shortfall refunded); runs
-  // with quota open and nothing arriving are marked stalled once.
-  await closeRunsAtFieldEnd(db);
-  await detectStalls(db);
-  const created = await createSurveys(db, null);
-  let launched = 0;
-  for (const c of created) {
-    await launchRun(db, c.surveyRunId, publicUrl);
-    launched++;
-  }
-  const open = await system(
-    db,
-    (tx) => tx<{ id: number; status: number; source: q.SampleSource; processed: boolean }[]>`
-    select id, survey_status_id as status, sample_source as source, processed_at is not null as processed
-    from survey_runs where definition is not null and (survey_status_id = ${SURVEY_STATUS.Live} or (survey_status_id = ${SURVEY_STATUS.Closed} and processed_at is null))
-    order by id`,
-  );
-  let simulated = 0;
-  let processed = 0;
-  let more = false;
-  for (const r of open) {
-    // The simulated panel answers the runs whose sample source is simulated only: never a customer
-    // panel (people at the link) nor a run fed by a sample supplier (its signed respondents only;
-    // issue 36).
-    if (r.status === SURVEY_STATUS.Live && r.source === "simulated") {
-      // Paced: a day of the panel's reach per tick; once the reach is spent the run waits for its
-      // field end (or a person at its link), as a real run the panel cannot fill.
-      const s = await simulate(db, r.id, batch, { paced: true });
-      simulated += s.completes;
-      if (s.closed) {
-        await processRun(db, r.id);
-        processed++;
-      } else if (s.reachLeft > 0) more = true;
-    } else if (r.status === SURVEY_STATUS.Closed && !r.processed) {
-      await processRun(db, r.id);
-      processed++;
-    }
-  }
-  return { created: created.length, launched, simulated, processed, more };
 }
 
 // ---- reads for staff ----

@@ -37,12 +37,22 @@ export type SampleSource = "simulated" | "customer" | "supplier";
 
 export type ClosedReason = "quota" | "field end" | "staff";
 
-const RUN_COLUMNS = `id, client_id as "clientId", region_id as "regionId", survey_status_id as "surveyStatusId",
+/**
+ * The respondent routes' statements whose text is built from this file's constants (unsafe) are
+ * prepared as the tagged ones are (postgres.js prepares only those by default): a start and a page
+ * otherwise plan them afresh each time, a third of a simulated person's time in the server
+ * (docs/testing.md, "The simulated panel's cost"). A pooled connection prepares nothing (client.ts).
+ */
+const PREPARED = { prepare: true };
+
+/** The run's columns but its definition (runForRespondent reads the definition once per change). */
+const RUN_STATE_COLUMNS = `id, client_id as "clientId", region_id as "regionId", survey_status_id as "surveyStatusId",
   sample_provider_id as "sampleProviderId", is_customer_panel as "isCustomerPanel", target_completes as "targetCompletes",
-  survey_link::text as "surveyLink", is_simulated as "isSimulated", definition, launched_at as "launchedAt",
+  survey_link::text as "surveyLink", is_simulated as "isSimulated", launched_at as "launchedAt",
   closed_at as "closedAt", processed_at as "processedAt", schedule_date::text as "scheduleDate",
   field_end_at as "fieldEndAt", last_complete_at as "lastCompleteAt", stalled_at as "stalledAt", closed_reason as "closedReason",
   sample_supplier_id as "sampleSupplierId", sample_source as "sampleSource"`;
+const RUN_COLUMNS = `${RUN_STATE_COLUMNS}, definition`;
 
 export async function run(tx: Sql, id: number, lock = false): Promise<RunRow | undefined> {
   // RUN_COLUMNS is a constant of this file: no input in the text.
@@ -53,6 +63,41 @@ export async function run(tx: Sql, id: number, lock = false): Promise<RunRow | u
 export async function runByLink(tx: Sql, link: string, lock = false): Promise<RunRow | undefined> {
   const [r] = await tx.unsafe<RunRow[]>(`select ${RUN_COLUMNS} from survey_runs where survey_link = $1::uuid ${lock ? "for update" : ""}`, [link]);
   return r;
+}
+
+/** Definitions the respondent routes read, per database, by run id, with the run's updated_at they were read at. */
+const definitions = new WeakMap<Db, Map<number, { at: string; definition: SurveyDefinition | null }>>();
+/** Runs whose definition a process keeps per database (the most recently read). */
+export const DEFINITIONS_KEPT = 1000;
+
+/**
+ * The run at a survey link, locked unless `lock` is false (a reload), for a respondent's request: its
+ * definition (the questionnaire, often tens of kilobytes of JSON) is read from the database only
+ * when the run's updated_at differs from the one it was last read at in this process, since every
+ * write of a run's definition sets updated_at (updateDefinition, the sample source's
+ * isCustomerPanel). A page otherwise reads the run's state alone. The definition is shared
+ * between requests: nothing may change it.
+ */
+export async function runForRespondent(db: Db, tx: Sql, link: string, lock = true): Promise<RunRow | undefined> {
+  const [r] = await tx.unsafe<(Omit<RunRow, "definition"> & { updatedAt: string })[]>(
+    `select ${RUN_STATE_COLUMNS}, updated_at::text as "updatedAt" from survey_runs where survey_link = $1::uuid ${lock ? "for update" : ""}`,
+    [link],
+    PREPARED,
+  );
+  if (!r) return undefined;
+  const { updatedAt, ...run } = r;
+  const kept = definitions.get(db) ?? definitions.set(db, new Map()).get(db)!;
+  let def = kept.get(run.id);
+  if (def?.at !== updatedAt) {
+    const [d] = await tx<{ definition: SurveyDefinition | null }[]>`select definition from survey_runs where id = ${run.id}`;
+    def = { at: updatedAt, definition: d?.definition ?? null };
+    kept.delete(run.id);
+    if (kept.size >= DEFINITIONS_KEPT) kept.delete(kept.keys().next().value!);
+  }
+  // The most recently read last (the first is dropped when the map is full).
+  kept.delete(run.id);
+  kept.set(run.id, def);
+  return { ...run, definition: def.definition };
 }
 
 export async function runsOfProject(tx: Sql, projectId: number): Promise<RunRow[]> {
@@ -262,20 +307,41 @@ export interface SessionRow {
   supplierRid: string | null;
   qualityFlags: string[];
   startedAt: string;
+  /** The duplicate checks' own signals (quality.ts): the device's fingerprint and the entry's network key. */
+  deviceFingerprint: string | null;
+  networkKey: string | null;
 }
 
 const SESSION_COLUMNS = `id, client_id as "clientId", survey_run_id as "surveyRunId", region_id as "regionId",
   respondent_uuid::text as "respondentUuid", panel_respondent_id as "panelRespondentId", status, answers,
   test_option_order as "testOptionOrder", page, end_reason as "endReason", is_simulated as "isSimulated", completed_at as "completedAt",
-  sample_supplier_id as "sampleSupplierId", supplier_rid as "supplierRid", quality_flags as "qualityFlags", started_at as "startedAt"`;
+  sample_supplier_id as "sampleSupplierId", supplier_rid as "supplierRid", quality_flags as "qualityFlags", started_at as "startedAt",
+  device_fingerprint as "deviceFingerprint", network_key as "networkKey"`;
 
 export async function session(tx: Sql, runId: number, uuid: string, lock = false): Promise<SessionRow | undefined> {
-  const [s] = await tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and respondent_uuid = $2::uuid ${lock ? "for update" : ""}`, [runId, uuid]);
+  const [s] = await tx.unsafe<SessionRow[]>(
+    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and respondent_uuid = $2::uuid ${lock ? "for update" : ""}`,
+    [runId, uuid],
+    PREPARED,
+  );
+  return s;
+}
+
+/**
+ * A respondent's session by the run's link, locked: what session() reads, sent with the run's own
+ * read (runForRespondent) in one round trip, since it needs no answer of it first.
+ */
+export async function sessionAtLink(tx: Sql, link: string, uuid: string): Promise<SessionRow | undefined> {
+  const [s] = await tx.unsafe<SessionRow[]>(
+    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = (select id from survey_runs where survey_link = $1::uuid) and respondent_uuid = $2::uuid for update`,
+    [link, uuid],
+    PREPARED,
+  );
   return s;
 }
 
 export async function sessionByPanelId(tx: Sql, runId: number, panelId: string): Promise<SessionRow | undefined> {
-  const [s] = await tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and panel_respondent_id = $2`, [runId, panelId]);
+  const [s] = await tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and panel_respondent_id = $2`, [runId, panelId], PREPARED);
   return s;
 }
 
@@ -291,13 +357,15 @@ export interface NewSession {
   deviceFingerprint?: string | null;
   /** The entry's network signal (quality.ts networkKey): a keyed hash, never the address. */
   networkKey?: string | null;
+  /** When the respondent started: now, unless the simulated panel's person says (respondentBatch). */
+  startedAt?: Date | null;
 }
 
 export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow> {
   const [r] = await tx.unsafe<SessionRow[]>(
     `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated,
-                                  sample_supplier_id, supplier_rid, device_fingerprint, network_key)
-     values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10) returning ${SESSION_COLUMNS}`,
+                                  sample_supplier_id, supplier_rid, device_fingerprint, network_key, started_at)
+     values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10, coalesce($11::timestamptz, now())) returning ${SESSION_COLUMNS}`,
     [
       s.clientId,
       s.surveyRunId,
@@ -309,22 +377,71 @@ export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow>
       s.supplierRid ?? null,
       s.deviceFingerprint ?? null,
       s.networkKey ?? null,
+      s.startedAt?.toISOString() ?? null,
     ],
+    PREPARED,
   );
   return r!;
 }
 
+/**
+ * A supplier's respondent's session, inserted unless their rid has entered the run before (a
+ * session of theirs, or an outcome recorded for it: a late arrival): undefined then. One statement
+ * where a read of the rid and then the insert took two round trips.
+ */
+export async function insertSessionOfNewRid(tx: Sql, s: NewSession & { sampleSupplierId: number; supplierRid: string }): Promise<SessionRow | undefined> {
+  const [r] = await tx.unsafe<SessionRow[]>(
+    `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated,
+                                  sample_supplier_id, supplier_rid, device_fingerprint, network_key, started_at)
+     select $1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10, coalesce($11::timestamptz, now())
+     where not exists (select 1 from survey_sessions where survey_run_id = $2 and sample_supplier_id = $7 and supplier_rid = $8)
+       and not exists (select 1 from supplier_outcomes where survey_run_id = $2 and sample_supplier_id = $7 and rid = $8)
+     returning ${SESSION_COLUMNS}`,
+    [
+      s.clientId,
+      s.surveyRunId,
+      s.regionId,
+      s.panelRespondentId,
+      s.testOptionOrder,
+      s.isSimulated,
+      s.sampleSupplierId,
+      s.supplierRid,
+      s.deviceFingerprint ?? null,
+      s.networkKey ?? null,
+      s.startedAt?.toISOString() ?? null,
+    ],
+    PREPARED,
+  );
+  return r;
+}
+
 export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: number, rid: string): Promise<SessionRow | undefined> {
-  const [s] = await tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and sample_supplier_id = $2 and supplier_rid = $3`, [runId, supplierId, rid]);
+  const [s] = await tx.unsafe<SessionRow[]>(
+    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and sample_supplier_id = $2 and supplier_rid = $3`,
+    [runId, supplierId, rid],
+    PREPARED,
+  );
   return s;
 }
 
-export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[] }): Promise<void> {
-  await tx`
+export async function saveSession(
+  tx: Sql,
+  id: number,
+  s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[]; at?: Date | null },
+): Promise<SessionRow> {
+  const [r] = await tx<SessionRow[]>`
     update survey_sessions set status = ${s.status}, answers = ${jsonParam(tx, s.answers)}, page = ${s.page}, end_reason = ${s.endReason},
       quality_flags = ${s.qualityFlags ?? []}::text[],
-      completed_at = case when ${s.status} = 'InProgress' then null else coalesce(completed_at, now()) end, updated_at = now()
-    where id = ${id}`;
+      completed_at = case when ${s.status} = 'InProgress' then null else coalesce(completed_at, ${s.at?.toISOString() ?? null}::timestamptz, now()) end, updated_at = now()
+    where id = ${id}
+    returning ${tx.unsafe(SESSION_COLUMNS)}`;
+  return r!;
+}
+
+/** A run's completes. */
+export async function completeCount(tx: Sql, runId: number): Promise<number> {
+  const [r] = await tx<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId} and status = 'Complete'`;
+  return r!.n;
 }
 
 /** A simulated respondent, walked through the engine in memory, saved in one insert. */
@@ -393,6 +510,37 @@ export async function quotaCounts(tx: Sql, runId: number): Promise<{ completes: 
            (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from seen group by k) g) as "byOption",
            (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from (select k from answers union all select k from pairs) x group by k) g) as "byAnswer"`;
   return { completes: r!.completes, byOption: r!.byOption ?? {}, byAnswer: r!.byAnswer ?? {} };
+}
+
+/**
+ * The quota cells a page's verdict reads, counted over the run's completes (what afterPage needs of
+ * quotaCounts, and nothing else): the completes, each single answer to the given keys by
+ * answerCell ("s45:4500001"), and each given crossing's pair by crossedCell, keys in the order
+ * given ("s45:4500001&s51:5100001"). A respondent's page reads each key of the run's stored
+ * answers it names instead of every answer and every pair of every complete (quotaCounts), so a
+ * page costs the run's completes once, not their answers squared.
+ */
+export async function quotaCells(tx: Sql, runId: number, keys: readonly string[], crossings: readonly (readonly [string, string])[]): Promise<{ completes: number; byAnswer: Record<string, number> }> {
+  const [r] = await tx<{ completes: number; byAnswer: Record<string, number> | null }[]>`
+    with c as (select answers from survey_sessions where survey_run_id = ${runId} and status = 'Complete'),
+    cells as (
+      select k || ':' || (c.answers -> k #>> '{}') as k from c, unnest(${[...keys]}::text[]) k where jsonb_typeof(c.answers -> k) = 'number'
+      union all
+      select x.a || ':' || (c.answers -> x.a #>> '{}') || '&' || x.b || ':' || (c.answers -> x.b #>> '{}')
+      from c, unnest(${crossings.map((x) => x[0])}::text[], ${crossings.map((x) => x[1])}::text[]) x(a, b)
+      where jsonb_typeof(c.answers -> x.a) = 'number' and jsonb_typeof(c.answers -> x.b) = 'number')
+    select (select count(*) from c)::int as completes,
+           (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from cells group by k) g) as "byAnswer"`;
+  return { completes: r!.completes, byAnswer: r!.byAnswer ?? {} };
+}
+
+/** A run's completes and its completes per test option seen (quotaCounts without the answers' cells). */
+export async function completesByOption(tx: Sql, runId: number): Promise<{ completes: number; byOption: Record<string, number> }> {
+  const [r] = await tx<{ completes: number; byOption: Record<string, number> | null }[]>`
+    with c as (select test_option_order from survey_sessions where survey_run_id = ${runId} and status = 'Complete')
+    select (select count(*) from c)::int as completes,
+           (select jsonb_object_agg(k, n) from (select t::text as k, count(*)::int as n from c, unnest(c.test_option_order) t group by t) g) as "byOption"`;
+  return { completes: r!.completes, byOption: r!.byOption ?? {} };
 }
 
 export interface RunCounts {
@@ -606,6 +754,33 @@ export async function completeLengths(tx: Sql, runId: number): Promise<{ lengths
     select extract(epoch from completed_at - started_at)::float8 as len, device_fingerprint as fp, network_key as nk
     from survey_sessions where survey_run_id = ${runId} and status = 'Complete' and completed_at is not null`;
   return { lengths: rows.map((r) => r.len), fingerprints: rows.flatMap((r) => (r.fp ? [r.fp] : [])), networkKeys: rows.flatMap((r) => (r.nk ? [r.nk] : [])) };
+}
+
+/**
+ * completesByOption, completeLengths and completeCount of a run at once, from one scan of its
+ * completes (the simulated panel's batch asks them for each person: respondentBatch).
+ */
+export async function completesSoFar(
+  tx: Sql,
+  runId: number,
+): Promise<{
+  byOption: { completes: number; byOption: Record<string, number> };
+  lengths: { lengths: number[]; fingerprints: string[]; networkKeys: string[] };
+  completes: number;
+}> {
+  const [r] = await tx<{ completes: number; byOption: Record<string, number> | null; lengths: number[]; fingerprints: string[]; networkKeys: string[] }[]>`
+    with c as materialized (
+      select test_option_order, completed_at, started_at, device_fingerprint, network_key from survey_sessions where survey_run_id = ${runId} and status = 'Complete')
+    select (select count(*) from c)::int as completes,
+           (select jsonb_object_agg(k, n) from (select t::text as k, count(*)::int as n from c, unnest(c.test_option_order) t group by t) g) as "byOption",
+           (select coalesce(array_agg(extract(epoch from completed_at - started_at)::float8), '{}') from c where completed_at is not null) as lengths,
+           (select coalesce(array_agg(device_fingerprint), '{}') from c where completed_at is not null and device_fingerprint is not null) as fingerprints,
+           (select coalesce(array_agg(network_key), '{}') from c where completed_at is not null and network_key is not null) as "networkKeys"`;
+  return {
+    byOption: { completes: r!.completes, byOption: r!.byOption ?? {} },
+    lengths: { lengths: r!.lengths, fingerprints: r!.fingerprints, networkKeys: r!.networkKeys },
+    completes: r!.completes,
+  };
 }
 
 /** A run's key for its entries' network signals (quality.ts networkKey). */

@@ -41,8 +41,13 @@ export async function setSampleSource(db: Db, runId: number, source: SampleSourc
       );
     }
     if (supplierId !== null) {
-      const [s] = await tx`select 1 from sample_suppliers where id = ${supplierId} and deleted_at is null`;
+      const [s] = await tx<{ simulated: boolean }[]>`select is_simulated as simulated from sample_suppliers where id = ${supplierId} and deleted_at is null`;
       if (!s) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
+      if (s.simulated)
+        throw new ApiError(
+          "Conflict",
+          `SampleSuppliers(${supplierId}) is the simulated panel: it answers the runs whose sample source is simulated (SetSampleSource simulated), never a supplier's run`,
+        );
     }
     const provider = source === "customer" ? 2 : 1;
     // The questionnaire snapshot says which panel it asks (a customer panel's survey reads so).

@@ -28,6 +28,7 @@
 import {
   ATTENTION,
   answerKey,
+  assignTestOptions,
   crossingKeyOf,
   hash32,
   intentKey,
@@ -205,6 +206,16 @@ export function makePerson(def: SurveyDefinition, margins: Margins, seed: number
   const secondsPerPage = 20 * Math.exp(normal(qr) * 0.3) * (quality === "speeder" ? 0.1 : 1);
   const fingerprint = `sim-${seed}-${quality === "duplicate" && index > 0 ? Math.floor(qr() * index) : index}`;
   return { random, demographics, inTarget, appeal, quality, secondsPerPage, fingerprint };
+}
+
+/**
+ * The draws the panel made to order a person's concepts when it walked the engine itself. The
+ * survey orders them now, as it does for anyone (docs/decisions/9001); the person still makes
+ * those draws, so each person answers with the draws they always had (a one-concept survey's
+ * people answer exactly as before). The number of draws depends on the design only.
+ */
+export function skipOrderDraws(def: SurveyDefinition, person: Person): void {
+  assignTestOptions(def, {}, person.random);
 }
 
 /** Band of a latent score: 1 Top .. 4 Bottom. */

@@ -32,6 +32,11 @@ const Supplier = z
     signatureEncoding: z.enum(s.SIGNATURE_ENCODINGS),
     signedPart: z.enum(s.SIGNED_PARTS).describe("What is signed: the link before the signature parameter (url) or its query string only (query)"),
     hasSecret: z.boolean().describe("Whether entries, end links and callbacks are signed (the secret itself is never returned)"),
+    isSimulated: z
+      .boolean()
+      .describe(
+        "The simulated panel's own supplier: it answers the runs whose sample source is simulated through the same signed entry and end links; Ideally configures it (PATCH and DELETE answer 409), and SIMULATED_PANEL=off switches it off",
+      ),
     createdAt: z.string(),
     updatedAt: z.string().nullable(),
   })
@@ -145,7 +150,7 @@ function registerSupplierCrud(app: App, deps: AppDeps): void {
       operationId: "SampleSuppliers_Update",
       summary: "Change a sample supplier",
       request: { params: keyParams("SampleSuppliers"), ...json(Body.partial().openapi("SampleSupplierPatch")) },
-      responses: { ...ok(Supplier, "The supplier"), ...commonErrors, 404: errors[404] },
+      responses: { ...ok(Supplier, "The supplier"), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
     async (c) => c.json(await s.updateSupplier(db, keyOf(c), c.req.valid("json")), 200),
   );
@@ -158,8 +163,9 @@ function registerSupplierCrud(app: App, deps: AppDeps): void {
       tags,
       operationId: "SampleSuppliers_Delete",
       summary: "Remove a sample supplier",
+      description: "409 for the simulated panel's own supplier (Ideally configures it; SIMULATED_PANEL=off switches it off).",
       request: { params: keyParams("SampleSuppliers") },
-      responses: { 204: { description: "Removed" }, ...commonErrors, 404: errors[404] },
+      responses: { 204: { description: "Removed" }, ...commonErrors, 404: errors[404], 409: errors[409] },
     },
     async (c) => {
       await s.deleteSupplier(db, keyOf(c));

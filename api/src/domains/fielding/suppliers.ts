@@ -14,6 +14,7 @@
 // redirect, the callback and the reconciliation CSV all read that record. A reported complete that
 // staff later remove is reversed (a second record, kind reversal, with its own signed callback;
 // decision record 0136).
+import { createHash, createHmac } from "node:crypto";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { jsonParam } from "../../db/params.ts";
@@ -57,6 +58,8 @@ export interface Supplier extends SignatureScheme {
   callbackCodes: CallbackCodes;
   reversalUrl: string | null;
   hasSecret: boolean;
+  /** The simulated panel's own supplier (docs/decisions/9001): it takes the runs whose sample source is simulated. */
+  isSimulated: boolean;
   createdAt: string;
   updatedAt: string | null;
 }
@@ -85,15 +88,40 @@ export interface SupplierInput extends Partial<SignatureScheme> {
 const COLUMNS = `id, name, entry_parameter as "entryParameter", complete_url as "completeUrl", screen_out_url as "screenOutUrl",
   over_quota_url as "overQuotaUrl", quality_terminate_url as "qualityTerminateUrl", callback_url as "callbackUrl",
   callback_codes as "callbackCodes", reversal_url as "reversalUrl", signature_parameter as "signatureParameter", signature_algorithm as "signatureAlgorithm", signature_encoding as "signatureEncoding",
-  signed_part as "signedPart", secret, secret is not null as "hasSecret",
+  signed_part as "signedPart", secret, secret is not null as "hasSecret", is_simulated as "isSimulated",
   to_json(created_at)#>>'{}' as "createdAt", to_json(updated_at)#>>'{}' as "updatedAt"`;
 
 /** Never leaves the server: the secret. */
 const pub = ({ secret: _, ...s }: SupplierRow): Supplier => s;
 
+/**
+ * Reads a respondent's transaction makes of rows it does not write (a supplier's row, a run's
+ * Samplify key and end links), made once per transaction: a batch of the simulated panel's people
+ * (respondentBatch) enters, ends and is sent back many times in one.
+ */
+const readsOf = new WeakMap<Tx, Map<string, Promise<unknown>>>();
+function once<T>(tx: Tx, key: string, read: () => Promise<T>): Promise<T> {
+  const reads = readsOf.get(tx) ?? readsOf.set(tx, new Map()).get(tx)!;
+  const kept = reads.get(key) as Promise<T> | undefined;
+  if (kept) return kept;
+  const p = read();
+  reads.set(key, p);
+  return p;
+}
+
+/** A supplier's row as a respondent's transaction reads it (once: `once`). */
+const supplierOf = (tx: Tx, id: number) => once(tx, `supplier ${id}`, () => row(tx, id));
+
+/** A run's Samplify entry key and end links (record 0136), as a respondent's transaction reads them (once). */
+const samplifyOf = (tx: Tx, runId: number) =>
+  once(tx, `samplify ${runId}`, async () => {
+    const [r] = await tx<{ key: string | null; e: EndLinks | null }[]>`select samplify_entry_key as key, samplify_end_links as e from survey_runs where id = ${runId}`;
+    return { entryKey: r?.key ?? null, endLinks: r?.e ?? null };
+  });
+
 async function row(tx: Tx, id: number): Promise<SupplierRow | undefined> {
   // COLUMNS is a constant of this file: no input in the text.
-  const [r] = await tx.unsafe<SupplierRow[]>(`select ${COLUMNS} from sample_suppliers where id = $1 and deleted_at is null`, [id]);
+  const [r] = await tx.unsafe<SupplierRow[]>(`select ${COLUMNS} from sample_suppliers where id = $1 and deleted_at is null`, [id], { prepare: true });
   return r;
 }
 
@@ -202,6 +230,7 @@ export async function updateSupplier(db: Db, id: number, input: Partial<Supplier
   return system(db, async (tx) => {
     const cur = await row(tx, id);
     if (!cur) throw new ApiError("NotFound", `SampleSuppliers(${id}) not found`);
+    if (cur.isSimulated) throw simulatedIsItsOwn(id);
     // Absent fields keep their values; the result is checked whole (a scheme change can make a kept link wrong).
     const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<SupplierInput>;
     const s = { ...cur, ...defined, callbackCodes: input.callbackCodes === undefined ? cur.callbackCodes : (input.callbackCodes ?? {}) };
@@ -222,9 +251,56 @@ export async function updateSupplier(db: Db, id: number, input: Partial<Supplier
 
 export async function deleteSupplier(db: Db, id: number): Promise<void> {
   await system(db, async (tx) => {
+    if ((await row(tx, id))?.isSimulated) throw simulatedIsItsOwn(id);
     const r = await tx`update sample_suppliers set deleted_at = now() where id = ${id} and deleted_at is null`;
     if (!r.count) throw new ApiError("NotFound", `SampleSuppliers(${id}) not found`);
   });
+}
+
+const simulatedIsItsOwn = (id: number) =>
+  new ApiError(
+    "Conflict",
+    `SampleSuppliers(${id}) is the simulated panel: it is configured by Ideally, takes only the runs whose sample source is simulated, and is switched off with SIMULATED_PANEL=off`,
+  );
+
+// ---- the simulated panel, a supplier like the others (docs/decisions/9001) ----
+
+/** Where the simulated panel's people are sent back: reserved names (RFC 2606), never followed outside the process. */
+const SIMULATED_END = (outcome: string) => `https://simulated-panel.invalid/${outcome}?rid={rid}`;
+
+/** What the simulated panel, as a supplier, knows of itself: its id, its secret and its scheme (never leaves the server). */
+export interface SimulatedSupplier extends SignatureScheme {
+  id: number;
+  entryParameter: string;
+  secret: string;
+}
+
+/**
+ * The simulated panel's supplier row, made on first use with a secret of its own (one at a time:
+ * a unique index; a concurrent first use reads the other's row). The defaults of any supplier:
+ * entry parameter rid, hex HMAC-SHA256 of the URL as sig; no callback (it reads its redirects).
+ */
+export async function simulatedSupplier(tx: Tx): Promise<SimulatedSupplier> {
+  const read = () => tx<{ id: number }[]>`select id from sample_suppliers where is_simulated and deleted_at is null`;
+  let [r] = await read();
+  if (!r) {
+    const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+    await tx`
+      insert into sample_suppliers (name, entry_parameter, complete_url, screen_out_url, over_quota_url, quality_terminate_url, secret, is_simulated)
+      values ('Ideally simulated panel', 'rid', ${SIMULATED_END("complete")}, ${SIMULATED_END("screen-out")}, ${SIMULATED_END("over-quota")}, ${SIMULATED_END("quality-terminate")}, ${secret}, true)
+      on conflict do nothing`;
+    [r] = await read();
+  }
+  const s = (await row(tx, r!.id))!;
+  return {
+    id: s.id,
+    entryParameter: s.entryParameter,
+    secret: s.secret!,
+    signatureParameter: s.signatureParameter,
+    signatureAlgorithm: s.signatureAlgorithm,
+    signatureEncoding: s.signatureEncoding,
+    signedPart: s.signedPart,
+  };
 }
 
 /**
@@ -245,42 +321,43 @@ export async function setRunSupplier(db: Db, runId: number, supplierId: number |
         `Survey run ${runId} has ${run.simulated} simulated respondents: a supplier's run takes only the supplier's respondents, so set the supplier before the run launches (CreateDecipherSurveys, SetSampleSupplier, LaunchSurvey)`,
       );
     }
-    if (supplierId !== null && !(await row(tx, supplierId))) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
+    const supplier = supplierId === null ? null : await row(tx, supplierId);
+    if (supplierId !== null && !supplier) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
+    if (supplier?.isSimulated) throw simulatedIsItsOwn(supplier.id);
     await tx`update survey_runs set sample_supplier_id = ${supplierId}, updated_at = now() where id = ${runId}`;
   });
 }
 
 // ---- signatures ----
 
-const enc = new TextEncoder();
-const HASH: Record<SignatureAlgorithm, "SHA-1" | "SHA-256"> = {
-  "HMAC-SHA256": "SHA-256",
-  "HMAC-SHA1": "SHA-1",
-  "SHA1-SECRET-SUFFIX": "SHA-1",
-  "SHA256-SECRET-SUFFIX": "SHA-256",
+const HASH: Record<SignatureAlgorithm, "sha1" | "sha256"> = {
+  "HMAC-SHA256": "sha256",
+  "HMAC-SHA1": "sha1",
+  "SHA1-SECRET-SUFFIX": "sha1",
+  "SHA256-SECRET-SUFFIX": "sha256",
 };
 
 /**
- * The signature's bytes (Web Crypto: runs on Bun and Deno). HMAC-*: the HMAC of `message` keyed by
- * the secret (RFC 2104). *-SECRET-SUFFIX: the plain hash of `message` followed by the secret
- * (PureSpectrum's documented `ps_hash` formula, sha1(full_url + shared_secret)).
+ * The signature's bytes (node:crypto, synchronous: every entry and end link is signed or checked,
+ * and Web Crypto's importKey and sign cost a key import and a hop off the thread each, seconds of
+ * the demo world's build). HMAC-*: the HMAC of `message` keyed by the secret (RFC 2104).
+ * *-SECRET-SUFFIX: the plain hash of `message` followed by the secret (PureSpectrum's documented
+ * `ps_hash` formula, sha1(full_url + shared_secret)).
  */
 async function digest(secret: string, algorithm: SignatureAlgorithm, message: string): Promise<Uint8Array> {
   const hash = HASH[algorithm];
-  if (algorithm.startsWith("HMAC-")) {
-    const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash }, false, ["sign"]);
-    return new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(message)));
-  }
-  return new Uint8Array(await crypto.subtle.digest(hash, enc.encode(message + secret)));
+  if (algorithm.startsWith("HMAC-")) return new Uint8Array(createHmac(hash, secret).update(message, "utf8").digest());
+  return new Uint8Array(
+    createHash(hash)
+      .update(message + secret, "utf8")
+      .digest(),
+  );
 }
 
 /** Lower-case hex, or base64url without padding (RFC 4648 section 5). */
 function encode(bytes: Uint8Array, encoding: SignatureEncoding): string {
-  if (encoding === "hex") return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
+  // Buffer's own encoders: "base64url" is RFC 4648 section 5's alphabet without padding.
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(encoding === "hex" ? "hex" : "base64url");
 }
 
 /** The signature of `message` under a supplier's scheme. */
@@ -320,6 +397,8 @@ export interface SupplierEntry {
   rid: string;
   /** The run's test key, when the entry came by the run's test link (`test={key}`, signed like the rest). */
   test: string | null;
+  /** Whether the supplier is the simulated panel (its respondents are simulated: survey_sessions.is_simulated). */
+  simulated?: boolean;
 }
 
 const REFUSED = "This survey link is not valid";
@@ -331,11 +410,14 @@ const REFUSED = "This survey link is not valid";
  * `{publicUrl}/s/{link}?{query before the signature parameter}` (url) or that query alone (query).
  * Refusals are 403s.
  */
-export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: number | null }, link: string, publicUrl: string, query: string): Promise<SupplierEntry> {
+export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: number | null; sampleSource: string }, link: string, publicUrl: string, query: string): Promise<SupplierEntry> {
   const supplierId = Number(new URLSearchParams(query).get("supplier"));
   if (!Number.isInteger(supplierId) || supplierId <= 0) throw new ApiError("Forbidden", REFUSED, "no supplier in the entry link");
-  const s = await row(tx, supplierId);
-  if (!s || run.sampleSupplierId !== supplierId) throw new ApiError("Forbidden", REFUSED, "this supplier does not send respondents to this survey");
+  const s = await supplierOf(tx, supplierId);
+  // The simulated panel's supplier sends people to runs without an outside supplier (the tick to
+  // those whose source is simulated; staff's RunSimulatedData to a customer panel's too), never to a supplier's.
+  const allocated = s?.isSimulated ? run.sampleSupplierId === null && run.sampleSource !== "supplier" : run.sampleSupplierId === supplierId;
+  if (!s || !allocated) throw new ApiError("Forbidden", REFUSED, "this supplier does not send respondents to this survey");
   const marker = `&${s.signatureParameter}=`;
   const cut = query.indexOf(marker);
   const signed = cut >= 0 ? query.slice(0, cut) : query;
@@ -351,12 +433,12 @@ export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: n
     if (got === null || !same(got, await signature(s.secret, s, message))) throw new ApiError("Forbidden", REFUSED, "the entry link's signature does not match");
   }
   // A run fielded through Samplify: Dynata puts the project's Secure Key 2 in k2 (record 0136).
-  const [k] = await tx<{ key: string | null }[]>`select samplify_entry_key as key from survey_runs where id = ${run.id}`;
-  if (k?.key) {
+  const { entryKey } = await samplifyOf(tx, run.id);
+  if (entryKey) {
     const k2 = params.get("k2");
-    if (k2 === null || !same(k2, k.key)) throw new ApiError("Forbidden", REFUSED, "the entry's k2 is not the Samplify project's security key");
+    if (k2 === null || !same(k2, entryKey)) throw new ApiError("Forbidden", REFUSED, "the entry's k2 is not the Samplify project's security key");
   }
-  return { supplierId, rid, test: params.get("test") };
+  return { supplierId, rid, test: params.get("test"), simulated: s.isSimulated };
 }
 
 export type EndKind = "complete" | "screenOut" | "overQuota" | "qualityTerminate";
@@ -429,8 +511,7 @@ export async function dynataEndLink(e: EndLinks, rid: string, kind: EndKind): Pr
 
 /** The Dynata end links kept on a run fielded through Samplify, or null. */
 async function runEndLinks(tx: Tx, runId: number): Promise<EndLinks | null> {
-  const [r] = await tx<{ e: EndLinks | null }[]>`select samplify_end_links as e from survey_runs where id = ${runId}`;
-  return r?.e ?? null;
+  return (await samplifyOf(tx, runId)).endLinks;
 }
 
 /**
@@ -440,7 +521,7 @@ async function runEndLinks(tx: Tx, runId: number): Promise<EndLinks | null> {
  */
 export async function testEndLink(tx: Tx, runId: number, entry: SupplierEntry, status: string, endReason: string | null, flags: readonly string[]): Promise<string | null> {
   const kind = endKindOf(status, endReason, flags);
-  const s = await row(tx, entry.supplierId);
+  const s = await supplierOf(tx, entry.supplierId);
   return kind && s ? endLink(s, entry.rid, kind, await runEndLinks(tx, runId)) : null;
 }
 
@@ -516,12 +597,36 @@ export async function recordOutcomes(tx: Tx, runId: number, sessionId: number | 
 }
 
 /**
+ * The outcome of one supplier session that has just ended, recorded as recordOutcomes would (its
+ * end by endKindOf, a callback due now when the supplier has a callback URL) in one statement;
+ * returns it, or null when it was recorded before (or the session has no supplier or has not ended).
+ */
+export async function recordOutcome(
+  tx: Tx,
+  s: { id: number; surveyRunId: number; status: string; endReason: string | null; qualityFlags: string[]; sampleSupplierId: number | null; supplierRid: string | null },
+  at: Date | null = null,
+): Promise<OutcomeName | null> {
+  const kind = endKindOf(s.status, s.endReason, s.qualityFlags);
+  if (kind === null || s.sampleSupplierId === null || s.supplierRid === null) return null;
+  // Decided when the respondent ended: now, or the simulated person's own time (`at`, as their session's end).
+  const [added] = await tx<{ outcome: OutcomeName }[]>`
+    insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, survey_session_id, outcome, callback_state, next_attempt_at, decided_at)
+    select ${s.surveyRunId}, p.id, ${s.supplierRid}, ${s.id}, ${OUTCOME_NAMES[kind]},
+           case when p.callback_url is null then 'none' else 'pending' end, case when p.callback_url is null then null else ${new Date()}::timestamptz end,
+           coalesce(${at?.toISOString() ?? null}::timestamptz, now())
+    from sample_suppliers p where p.id = ${s.sampleSupplierId}
+    on conflict do nothing
+    returning outcome`;
+  return added?.outcome ?? null;
+}
+
+/**
  * A new rid arriving after the run closed: sent back over quota, and that outcome recorded (with
  * its callback) though no session is stored. Null when the rid's outcome was already recorded (a
  * repeated late entry: a duplicate, no fresh link).
  */
 export async function recordLateArrival(tx: Tx, runId: number, entry: SupplierEntry): Promise<string | null> {
-  const s = await row(tx, entry.supplierId);
+  const s = await supplierOf(tx, entry.supplierId);
   if (!s) return null;
   const [added] = await tx<{ id: number }[]>`
     insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, outcome, callback_state, next_attempt_at)
@@ -564,16 +669,20 @@ export async function hasOutcome(tx: Tx, runId: number, entry: SupplierEntry): P
  * The end link of a finished supplier session: its recorded outcome's link, signed (recorded now if
  * the session ended before outcomes were kept); null while in progress or without a supplier.
  */
-export async function sessionEndLink(tx: Tx, s: { id: number; surveyRunId: number; status: string; sampleSupplierId: number | null; supplierRid: string | null }): Promise<string | null> {
+export async function sessionEndLink(
+  tx: Tx,
+  s: { id: number; surveyRunId: number; status: string; sampleSupplierId: number | null; supplierRid: string | null },
+  recorded: OutcomeName | null = null,
+): Promise<string | null> {
   if (s.status === "InProgress" || s.sampleSupplierId === null || s.supplierRid === null) return null;
-  const read = () => tx<{ outcome: OutcomeName }[]>`select outcome from supplier_outcomes where survey_session_id = ${s.id} and kind = 'outcome'`;
-  let [o] = await read();
+  const read = async () => (recorded ? [{ outcome: recorded }] : tx<{ outcome: OutcomeName }[]>`select outcome from supplier_outcomes where survey_session_id = ${s.id} and kind = 'outcome'`);
+  // The outcome (unless just recorded), the supplier and the run's end links asked at once (one round trip).
+  let [[o], supplier, links] = await Promise.all([read(), supplierOf(tx, s.sampleSupplierId), runEndLinks(tx, s.surveyRunId)]);
   if (!o) {
     await recordOutcomes(tx, s.surveyRunId, s.id);
     [o] = await read();
   }
-  const supplier = await row(tx, s.sampleSupplierId);
-  return o && supplier ? endLink(supplier, s.supplierRid, KIND_OF[o.outcome], await runEndLinks(tx, s.surveyRunId)) : null;
+  return o && supplier ? endLink(supplier, s.supplierRid, KIND_OF[o.outcome], links) : null;
 }
 
 // ---- server-to-server callbacks ----

@@ -9,7 +9,7 @@
 import type { Tx } from "../../db/client.ts";
 import { jsonParam } from "../../db/params.ts";
 import { ApiError } from "../../errors.ts";
-import { afterPage, assignTestOptions, hash32, pages, seeded, validatePage, type Answers, type SurveyDefinition } from "./engine.ts";
+import { afterPage, assignTestOptions, hash32, pages, quotaReads, seeded, validatePage, type Answers, type SurveyDefinition } from "./engine.ts";
 import { respondentView, SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
 import * as q from "./fielding.sql.ts";
 import { testEndLink, type SupplierEntry } from "./suppliers.ts";
@@ -85,8 +85,9 @@ export async function submitTestPage(tx: Tx, run: Run, respondentId: string, pag
   const checked = validatePage(run.definition, page, input);
   if ("errors" in checked) throw new ApiError("ValidationError", checked.errors.map((e) => e.message).join("; "), undefined, checked.errors);
   const answers = { ...s.answers, ...checked.answers };
-  const counts = await q.quotaCounts(tx, run.id);
-  const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: counts.byOption, completesByAnswer: counts.byAnswer });
+  const reads = quotaReads(run.definition, page);
+  const counts = reads ? await q.quotaCells(tx, run.id, reads.keys, reads.crossings) : null;
+  const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: {}, completesByAnswer: counts?.byAnswer ?? {} });
   const next = outcome.status === "InProgress" ? outcome.page : s.page;
   const reason = "reason" in outcome ? outcome.reason : null;
   const flags = reason === "attention check" ? ["attention"] : [];
