@@ -1,5 +1,5 @@
 -- 9001: staff send a supplier callback again (docs/suppliers.md "Outcomes, end links and callbacks";
--- decision record 9001). A re-send starts a fresh series of attempts: the callback is pending
+-- decision record 0141). A re-send starts a fresh series of attempts: the callback is pending
 -- again and gets CALLBACK_MAX_ATTEMPTS more tries with the backoff from its start, while the
 -- attempts made so far are kept and listed. Attempt numbers go on rising across series (the
 -- attempts' unique key and their order stay as they were); each attempt says which series it

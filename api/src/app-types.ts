@@ -70,7 +70,7 @@ export interface AppDeps {
   leanReads?: boolean;
   /** true: every answer of an operation is checked against the published document, and one outside it becomes a 500 saying why (ops/answer-check.ts; the test suite). */
   checkAnswers?: boolean;
-  /** Whether the simulated panel answers runs (SIMULATED_PANEL; docs/decisions/9001); absent: the process's configuration. */
+  /** Whether the simulated panel answers runs (SIMULATED_PANEL; docs/decisions/0144); absent: the process's configuration. */
   simulatedPanel?: boolean;
 }
 

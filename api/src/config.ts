@@ -65,7 +65,7 @@ export interface Config {
   passwordCost: PasswordCost;
   /**
    * SIMULATED_PANEL=on|off: whether the simulated panel, a sample supplier of its own, answers the
-   * runs whose sample source is simulated (docs/decisions/9001). Default off with
+   * runs whose sample source is simulated (docs/decisions/0144). Default off with
    * NODE_ENV=production, on otherwise (development, the demo, tests). Off: it takes no run.
    */
   simulatedPanel: boolean;

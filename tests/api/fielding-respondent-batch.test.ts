@@ -1,4 +1,4 @@
-// The simulated panel's people take a survey in batches (record 9001: respondentBatch, one
+// The simulated panel's people take a survey in batches (record 0144: respondentBatch, one
 // transaction for many people, a person saved when they end, completes announced and ingested once
 // a batch). The batch must decide nothing of its own: the same people sent one transaction a page
 // through the respondent service the routes call (startSession, submitPage), with entry links

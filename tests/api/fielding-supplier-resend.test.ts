@@ -1,5 +1,5 @@
 // Staff send a supplier callback again (SurveyRuns({key})/SupplierCallbacks/{callbackId}/Resend;
-// docs/suppliers.md, decision record 9001). A local HTTP server plays the supplier: it fails a
+// docs/suppliers.md, decision record 0141). A local HTTP server plays the supplier: it fails a
 // rid's first 8 calls (the callback is failed after CALLBACK_MAX_ATTEMPTS = 8, docs/suppliers.md)
 // and accepts the 9th. The re-send puts the callback back to pending for a fresh series of attempts
 // (8 more, the backoff from 30 s again), keeps the attempts so far, nudges the callbacks job (a

@@ -16,16 +16,22 @@ import { KeyParams, Run, SampleSource, Created, Processed, Simulated, Respondent
 
 export function registerFieldingRoutes(app: App, deps: AppDeps): void {
   registerRunLaunch(app, deps);
+  registerRunSourceAndQuality(app, deps);
   registerRunProcessing(app, deps);
   registerRunSampleRepairs(app, deps);
   registerFieldingCounts(app, deps);
 }
 
-/** CreateDecipherSurveys, LaunchSurvey, ForceCloseSurvey, ExtendFieldPeriod and QualityReport. */
+/** A SurveyRuns action's answer: the run's state, its links at the server's public address (else the request's). */
+function runStates(deps: AppDeps) {
+  const publicUrl = (c: { req: { url: string } }) => deps.publicUrl ?? new URL(c.req.url).origin;
+  return { publicUrl, state: async (c: { req: { url: string } }, runId: number) => admin.runState(deps.db, runId, publicUrl(c)) };
+}
+
+/** CreateDecipherSurveys, LaunchSurvey, ForceCloseSurvey and ExtendFieldPeriod. */
 function registerRunLaunch(app: App, deps: AppDeps): void {
   const db = deps.db;
-  const publicUrl = (c: { req: { url: string } }) => deps.publicUrl ?? new URL(c.req.url).origin;
-  const state = async (c: { req: { url: string } }, runId: number) => admin.runState(db, runId, publicUrl(c));
+  const { publicUrl, state } = runStates(deps);
   addRoute(
     app,
     {
@@ -70,6 +76,12 @@ function registerRunLaunch(app: App, deps: AppDeps): void {
     await svc.extendFieldPeriod(db, id, new Date(c.req.valid("json").fieldEndAt));
     return c.json(await state(c, id), 200);
   });
+}
+
+/** SetSampleSource and QualityReport. */
+function registerRunSourceAndQuality(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const { state } = runStates(deps);
   addRoute(app, actionWithBody(
     "SetSampleSource",
     "Set where a run's respondents come from",
@@ -108,8 +120,7 @@ function registerRunLaunch(app: App, deps: AppDeps): void {
 /** Processing, simulated data, Decipher sync, translations and the Samplify project and line items. */
 function registerRunProcessing(app: App, deps: AppDeps): void {
   const db = deps.db;
-  const publicUrl = (c: { req: { url: string } }) => deps.publicUrl ?? new URL(c.req.url).origin;
-  const state = async (c: { req: { url: string } }, runId: number) => admin.runState(db, runId, publicUrl(c));
+  const { publicUrl, state } = runStates(deps);
   addRoute(app, action("StartSurveyProcessing", "Process a closed survey run", "Ingests any completes not yet in the results, rakes the run's sample to the region's census margins (age group, gender, region; weights capped to 0.2-5, margins within 0.001 unless the cap binds), and when no other run of the wave is open closes the project's survey (800 or 900, ResultsReady). Safe to call twice.", Processed), async (c) => c.json(await svc.processRun(db, keyOf(c)), 200));
   addRoute(app, action("ProcessProjectData", "Process a survey run's data again", "As StartSurveyProcessing, also for a run processed before: the weights are computed again (e.g. after respondents were removed).", Processed), async (c) => c.json(await svc.processRun(db, keyOf(c), { reprocess: true }), 200));
   addRoute(app, actionWithBody(

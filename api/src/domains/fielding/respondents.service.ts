@@ -1,7 +1,7 @@
 // The respondents' side of fielding (docs/decisions.md "Fielding"): a start (a panel id, a supplier's signed entry, the
 // run's test link), a page (validated; targets, quotas, attention and quality checks; a complete ingested, the run closed
 // at its quota), a reload; and the simulated panel's batches, the same code for many people in one transaction
-// (respondentBatch, docs/decisions/9001). The runs themselves, their close and processing are fielding.service.ts's.
+// (respondentBatch, docs/decisions/0144). The runs themselves, their close and processing are fielding.service.ts's.
 import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
@@ -316,7 +316,7 @@ async function answer(
 
 /**
  * Respondents taken one after another in one transaction (the simulated panel's people: record
- * 9001): `take` is handed the run's entry and its pages, which are the respondent routes' own
+ * 0144): `take` is handed the run's entry and its pages, which are the respondent routes' own
  * (startSession's and submitPage's, the same entry check, validation, quota, quality and outcome
  * code, on this transaction). The completes
  * that arrived are announced (ResponsesReceived, Progress) and ingested once at the end, as the

@@ -210,7 +210,7 @@ export function makePerson(def: SurveyDefinition, margins: Margins, seed: number
 
 /**
  * The draws the panel made to order a person's concepts when it walked the engine itself. The
- * survey orders them now, as it does for anyone (docs/decisions/9001); the person still makes
+ * survey orders them now, as it does for anyone (docs/decisions/0144); the person still makes
  * those draws, so each person answers with the draws they always had (a one-concept survey's
  * people answer exactly as before). The number of draws depends on the design only.
  */

@@ -1,4 +1,4 @@
-// The simulated Ideally panel, a sample supplier like the others (issue 36; docs/decisions/9001).
+// The simulated Ideally panel, a sample supplier like the others (issue 36; docs/decisions/0144).
 // Its people (simulate.ts: pure and seeded, drawn from the market as the incidence estimate sees
 // it) take a survey the way a supplier's respondents do: each enters with the run's entry link,
 // its rid and the supplier's signature, computed with the simulated supplier's own secret the way

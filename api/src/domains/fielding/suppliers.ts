@@ -58,7 +58,7 @@ export interface Supplier extends SignatureScheme {
   callbackCodes: CallbackCodes;
   reversalUrl: string | null;
   hasSecret: boolean;
-  /** The simulated panel's own supplier (docs/decisions/9001): it takes the runs whose sample source is simulated. */
+  /** The simulated panel's own supplier (docs/decisions/0144): it takes the runs whose sample source is simulated. */
   isSimulated: boolean;
   createdAt: string;
   updatedAt: string | null;
@@ -263,7 +263,7 @@ const simulatedIsItsOwn = (id: number) =>
     `SampleSuppliers(${id}) is the simulated panel: it is configured by Ideally, takes only the runs whose sample source is simulated, and is switched off with SIMULATED_PANEL=off`,
   );
 
-// ---- the simulated panel, a supplier like the others (docs/decisions/9001) ----
+// ---- the simulated panel, a supplier like the others (docs/decisions/0144) ----
 
 /** Where the simulated panel's people are sent back: reserved names (RFC 2606), never followed outside the process. */
 const SIMULATED_END = (outcome: string) => `https://simulated-panel.invalid/${outcome}?rid={rid}`;
