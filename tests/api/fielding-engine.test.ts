@@ -17,6 +17,7 @@ import {
   hash32,
   pages,
   quotaProgress,
+  quotaReads,
   seeded,
   validatePage,
   type DefCrossing,
@@ -766,5 +767,48 @@ describe("the generators: the same seed, the same respondent", () => {
     expect(hash32("a")).toBe(0xe40c292c);
     expect(hash32("foobar")).toBe(0xbf9cf968);
     expect(hash32("Concept A")).toBe(2099890680); // python3, the same algorithm
+  });
+});
+
+// The counts a page's verdict reads (quotaReads, used by the respondent service to ask only those):
+// the demographics and the screener pages read the cells of every target with a quota or an
+// othersQuota, and each crossing's pair; no other page and no uncapped target reads one.
+describe("quotaReads: which quota counts a page's verdict needs", () => {
+  const demo: Page = { id: "demographics", kind: "demographics", testOptionId: null, questions: [] };
+  const screen: Page = { id: "screener", kind: "screener", testOptionId: null, questions: [] };
+  const capped: DefTarget = { key: "s10", optionIds: [1, 2], quotas: { "1": 50 }, othersQuota: null };
+  const others: DefTarget = { key: "s20", optionIds: [4], quotas: {}, othersQuota: 3 };
+  const othersZero: DefTarget = { key: "s30", optionIds: [5], quotas: {}, othersQuota: 0 };
+  const uncapped: DefTarget = { key: "s40", optionIds: [7], quotas: {}, othersQuota: null };
+  const crossing: DefCrossing = { keys: ["s10", "s50"], cells: [{ optionIds: [1, 9], cap: 25 }] };
+
+  test("the demographics and screener pages read the capped targets' keys, in the targets' order, and the crossings' pairs", () => {
+    const def = definition({ targets: [uncapped, capped, othersZero, others], crossed: [crossing] });
+    for (const page of [demo, screen]) expect(quotaReads(def, page)).toEqual({ keys: ["s10", "s20"], crossings: [["s10", "s50"]] });
+  });
+
+  test("a quota alone or an othersQuota alone is enough; an othersQuota of 0 or none, with no quota, is not", () => {
+    expect(quotaReads(definition({ targets: [capped] }), demo)).toEqual({ keys: ["s10"], crossings: [] });
+    expect(quotaReads(definition({ targets: [others] }), demo)).toEqual({ keys: ["s20"], crossings: [] });
+    expect(quotaReads(definition({ targets: [othersZero, uncapped] }), demo)).toBeNull();
+  });
+
+  test("crossings alone are read; with nothing capped and nothing crossed, nothing is", () => {
+    expect(quotaReads(definition({ targets: [uncapped], crossed: [crossing, { keys: ["s60", "s70"], cells: [] }] }), screen)).toEqual({
+      keys: [],
+      crossings: [
+        ["s10", "s50"],
+        ["s60", "s70"],
+      ],
+    });
+    expect(quotaReads(definition({ targets: [uncapped] }), screen)).toBeNull();
+    expect(quotaReads(definition({ targets: [uncapped], crossed: [] }), screen)).toBeNull();
+  });
+
+  test("no other page reads a count, however capped the design", () => {
+    const def = definition({ targets: [capped, others], crossed: [crossing] });
+    for (const kind of ["concept", "price", "intent", "attention", "followUps"] as const) {
+      expect(quotaReads(def, { id: kind, kind, testOptionId: kind === "concept" ? 5 : null, questions: [] }), kind).toBeNull();
+    }
   });
 });
