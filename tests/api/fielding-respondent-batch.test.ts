@@ -14,6 +14,7 @@ import { enterTenant } from "../../api/src/access/policy.ts";
 import { systemCtx } from "../../api/src/domains/lifecycle/lifecycle.service.ts";
 import { pages } from "../../api/src/domains/fielding/engine.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as respondents from "../../api/src/domains/fielding/respondents.service.ts";
 import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 import { answerPage, makePerson, skipOrderDraws } from "../../api/src/domains/fielding/simulate.ts";
 import { simulatedSupplier } from "../../api/src/domains/fielding/suppliers.ts";
@@ -75,11 +76,11 @@ async function pageByPage(tdb: TestDb, run: { runId: number; link: string }, tar
     const rid = `sim-${SEED}-${index}`;
     const query = `supplier=${supplier.id}&rid=${rid}`;
     const entryQuery = `${query}&sig=${hmac(supplier.secret, `${PUBLIC}/s/${run.link}?${query}`)}`;
-    let view = await fielding.startSession(tdb.db, run.link, null, { entryQuery, publicUrl: PUBLIC, deviceFingerprint: `device-${person.fingerprint}`, at: new Date(start) });
+    let view = await respondents.startSession(tdb.db, run.link, null, { entryQuery, publicUrl: PUBLIC, deviceFingerprint: `device-${person.fingerprint}`, at: new Date(start) });
     let answered = 0;
     while (view.status === "InProgress" && view.page) {
       answered++;
-      view = await fielding.submitPage(tdb.db, run.link, view.respondentId, view.page.id, answerPage(def, person, byId.get(view.page.id)!), new Date(start + spent(answered)));
+      view = await respondents.submitPage(tdb.db, run.link, view.respondentId, view.page.id, answerPage(def, person, byId.get(view.page.id)!), new Date(start + spent(answered)));
     }
     links.set(rid, view.redirectUrl);
     if (view.status === "Complete") completes++;

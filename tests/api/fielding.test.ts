@@ -7,6 +7,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as respondents from "../../api/src/domains/fielding/respondents.service.ts";
 import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 import { ATTENTION, pages, validatePage, afterPage, type SurveyDefinition } from "../../api/src/domains/fielding/engine.ts";
 
@@ -151,25 +152,25 @@ describe("the respondent engine", () => {
   const demographics = (gender: number, age: number) => Object.fromEntries(def.demographics.map((q) => [q.key, q.key === "s45" ? gender : q.key === "s51" ? age : q.options[0]!.id]));
 
   test("someone outside the targets is screened out", async () => {
-    const s = await fielding.startSession(tdb.db, link, "panel-1");
+    const s = await respondents.startSession(tdb.db, link, "panel-1");
     expect(s.page!.kind).toBe("demographics");
-    const after = await fielding.submitPage(tdb.db, link, s.respondentId, "demographics", demographics(4500001, 5100001));
+    const after = await respondents.submitPage(tdb.db, link, s.respondentId, "demographics", demographics(4500001, 5100001));
     expect(after.status).toBe("ScreenedOut");
-    const again = await fielding.submitPage(tdb.db, link, s.respondentId, "demographics", demographics(4500002, 5100001)).catch((e) => e);
+    const again = await respondents.submitPage(tdb.db, link, s.respondentId, "demographics", demographics(4500002, 5100001)).catch((e) => e);
     expect(again.code).toBe("Conflict");
   });
 
   test("bad answers are refused with the failing fields and nothing saved; reload resumes", async () => {
-    const s = await fielding.startSession(tdb.db, link, "panel-2");
-    const bad = await fielding.submitPage(tdb.db, link, s.respondentId, "demographics", {}).catch((e) => e);
+    const s = await respondents.startSession(tdb.db, link, "panel-2");
+    const bad = await respondents.submitPage(tdb.db, link, s.respondentId, "demographics", {}).catch((e) => e);
     expect(bad.code).toBe("ValidationError");
     expect(bad.errors.length).toBe(def.demographics.length);
-    const ok = await fielding.submitPage(tdb.db, link, s.respondentId, "demographics", demographics(4500002, 5100001));
+    const ok = await respondents.submitPage(tdb.db, link, s.respondentId, "demographics", demographics(4500002, 5100001));
     expect(ok.status).toBe("InProgress");
-    const resumed = await fielding.getSession(tdb.db, link, s.respondentId);
+    const resumed = await respondents.getSession(tdb.db, link, s.respondentId);
     expect(resumed.page!.id).toBe(ok.page!.id);
     // The same panel id comes back to the same session.
-    expect((await fielding.startSession(tdb.db, link, "panel-2")).respondentId).toBe(s.respondentId);
+    expect((await respondents.startSession(tdb.db, link, "panel-2")).respondentId).toBe(s.respondentId);
   });
 
   test("price answers out of order are refused with a clear message", () => {

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { expectAxeClean, SCREENS } from "./helpers";
+import { expectAxeClean, SCREENS, liveRunsOf } from "./helpers";
 import { readFileSync } from "node:fs";
 
 // The staff admin area in Chromium (issue #10's Done-when): as staff, approve a project from the
@@ -129,9 +129,8 @@ test("staff see a run's field period on the surveys page, move its field end and
   const p = await api(request, uma, team, "POST", "/api/v1/Projects", { projectName: `Field period ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1], sampleSize: 5000 });
   await api(request, uma, team, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bar" });
   await api(request, sam, team, "POST", `/api/v1/Projects(${p.id})/SuperApprove`, {});
-  const created = await api(request, sam, team, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id });
-  const runId = (created.runs as { surveyRunId: number }[])[0]!.surveyRunId;
-  const launched = await api(request, sam, team, "POST", `/api/v1/SurveyRuns(${runId})/LaunchSurvey`);
+  const [runId] = await liveRunsOf(request, sam, team, p.id);
+  const launched = await api(request, sam, team, "GET", `/api/v1/SurveyRuns(${runId})?$select=fieldEndAt`);
   expect(launched.fieldEndAt, "a field end at launch").toBeTruthy();
 
   await signIn(page, "staff@ideally.test");

@@ -182,3 +182,31 @@ export async function nextFrames(page: Page, frames = 3) {
  */
 export const SCREENS = process.env.SCREENS === "1" || process.env.SCREENS === "all";
 export const SCREENS_ALL = process.env.SCREENS === "all";
+
+/**
+ * A just-approved project's runs, Live: made by CreateDecipherSurveys, or by the fielding tick when
+ * it came first (it also makes the due runs of approved projects and launches them; it runs every
+ * minute, and every 2 s while the simulated panel has answers to give, so in a busy run it often
+ * does). A clean run at 365b730 failed quotas.spec on `created.runs[0]` undefined.
+ */
+export async function liveRunsOf(request: APIRequestContext, staff: string, clientId: number, projectId: number): Promise<number[]> {
+  const created = await apiCall<{ runs: { surveyRunId: number }[] }>(request, staff, clientId, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId });
+  const ids = created.runs.length
+    ? created.runs.map((r) => r.surveyRunId)
+    : (
+        await apiCall<{ value: { id: number }[] }>(
+          request,
+          staff,
+          null,
+          "GET",
+          `/api/v1/SurveyRuns?$filter=${encodeURIComponent(`projectSchedules/any(s: s/projectId eq ${projectId})`)}&$select=id&$orderby=id`,
+        )
+      ).value.map((r) => r.id);
+  expect(ids.length, `project ${projectId} has a run`).toBeGreaterThan(0);
+  for (const id of ids) {
+    const run = await apiCall<{ surveyStatusId: number }>(request, staff, null, "GET", `/api/v1/SurveyRuns(${id})?$select=surveyStatusId`);
+    // Draft (0) or Testing (10): launched here; the tick's are Live (50) already.
+    if (run.surveyStatusId === 0 || run.surveyStatusId === 10) await apiCall(request, staff, null, "POST", `/api/v1/SurveyRuns(${id})/LaunchSurvey`);
+  }
+  return ids;
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, apiCall, clientIdByName, signIn, token, expectAxeClean, SCREENS } from "./helpers";
+import { api, apiCall, clientIdByName, signIn, token, expectAxeClean, SCREENS, liveRunsOf } from "./helpers";
 
 // The project pages as a researcher uses them, in Chromium against the real server: sign in,
 // create an Idea project, rename it, add two concepts (one with an image), target an audience,
@@ -168,11 +168,7 @@ test("create, set up, cost and submit an Idea project; approval to fielding; the
 
   // Staff approve the questionnaire and launch the run: fielding (400).
   expect((await api(request, sam, teamA, "POST", `/api/v1/Projects(${projectId})/Approve`, {})).statusCode).toBe(300);
-  const created = await api(request, sam, teamA, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId });
-  for (const r of created.runs as { surveyRunId: number }[]) {
-    launchedRuns.push({ clientId: teamA, runId: r.surveyRunId });
-    await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${r.surveyRunId})/LaunchSurvey`);
-  }
+  for (const runId of await liveRunsOf(request, sam, teamA, projectId)) launchedRuns.push({ clientId: teamA, runId });
   // The page follows live: the run appears with its completes.
   await expect(page.getByTestId("completes").first()).toContainText("/ 2000", { timeout: 20_000 });
   await shot(page, "project-surveys");

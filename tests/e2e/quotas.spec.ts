@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, expectAxeClean, signIn, token, SCREENS } from "./helpers";
+import { api, expectAxeClean, signIn, token, SCREENS, liveRunsOf } from "./helpers";
 
 // Quotas in the browser (issue 36): a researcher sets a 50/50 gender quota on the editor's markets
 // tab (a sum other than 100% is refused at the field, in words), sees each cell's completes needed
@@ -92,10 +92,8 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
   await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/Submit`, {});
   const sam = await token(request, "staff@ideally.test");
   await api(request, sam, teamA, "POST", `/api/v1/Projects(${p.id})/SuperApprove`, {});
-  const created = await api(request, sam, teamA, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id });
-  const runId = (created.runs as { surveyRunId: number }[])[0]!.surveyRunId;
-  launchedRuns.push({ clientId: teamA, runId });
-  await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${runId})/LaunchSurvey`);
+  const [runId] = await liveRunsOf(request, sam, teamA, p.id);
+  launchedRuns.push({ clientId: teamA, runId: runId! });
   await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${runId})/RunSimulatedData`, { completes: 60 });
 
   await page.goto(`/${teamA}/project-surveys/${p.id}`);
@@ -241,10 +239,8 @@ test("a 2x2 crossed quota (gender × age band) set in the editor's grid; each ce
   await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/Submit`, {});
   const sam = await token(request, "staff@ideally.test");
   await api(request, sam, teamA, "POST", `/api/v1/Projects(${p.id})/SuperApprove`, {});
-  const created = await api(request, sam, teamA, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id });
-  const runId = (created.runs as { surveyRunId: number }[])[0]!.surveyRunId;
-  launchedRuns.push({ clientId: teamA, runId });
-  await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${runId})/LaunchSurvey`);
+  const [runId] = await liveRunsOf(request, sam, teamA, p.id);
+  launchedRuns.push({ clientId: teamA, runId: runId! });
   await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${runId})/RunSimulatedData`, { completes: 60 });
 
   await page.goto(`/${teamA}/project-surveys/${p.id}`);

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { api, token, SCREENS } from "./helpers";
+import { api, token, SCREENS, liveRunsOf } from "./helpers";
 
 // The public respondent survey, as a respondent takes it in Chromium: a project is authored and
 // approved through the API, staff create and launch its run, and a person answers every page on a
@@ -23,17 +23,21 @@ async function liveSurvey(request: APIRequestContext, customerPanel = false): Pr
   }
   await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/CreatePriceSensitivities`, { minPrice: 2, maxPrice: 9 });
   const sam = await token(request, "staff@ideally.test");
-  await api(request, sam, teamA, "POST", `/api/v1/Projects(${p.id})/SuperApprove`);
   if (customerPanel) {
+    // The panel is the wave's, set while the project awaits approval (its schedules are made at the
+    // submit): once approved, the fielding tick may make and launch its run before staff could.
+    await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/Submit`, {});
     const schedules = await api(request, sam, teamA, "GET", `/api/v1/ProjectSchedules?$filter=projectId eq ${p.id}&$select=id`);
     expect(schedules.value.length).toBeGreaterThan(0);
     for (const s of schedules.value) await api(request, sam, teamA, "PATCH", `/api/v1/ProjectSchedules(${s.id})`, { isCustomerPanel: true });
   }
-  const created = await api(request, sam, teamA, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id });
-  expect(created.runs.length).toBe(1);
-  const run = await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${created.runs[0].surveyRunId})/LaunchSurvey`);
-  expect(run.surveyStatus).toBe("Live");
-  return new URL(run.surveyUrl).pathname;
+  await api(request, sam, teamA, "POST", `/api/v1/Projects(${p.id})/SuperApprove`);
+  const runs = await liveRunsOf(request, sam, teamA, p.id);
+  expect(runs.length).toBe(1);
+  const run = await api(request, sam, teamA, "GET", `/api/v1/SurveyRuns(${runs[0]})?$select=surveyStatusId,surveyLink,isCustomerPanel`);
+  expect(run.surveyStatusId, "Live").toBe(50);
+  expect(run.isCustomerPanel).toBe(customerPanel);
+  return `/s/${run.surveyLink}`;
 }
 
 async function shot(page: Page, name: string) {

@@ -41,11 +41,20 @@ test("staff see a supplier run's callbacks, a failed one with its answer, and Re
     qualityTerminateUrl: "https://sup.example/end?st=t&rid={rid}",
     callbackUrl: `${base}/s2s?rid={rid}&status={outcome}`,
   });
-  const p = await apiCall<{ id: number }>(request, uma, team, "POST", "/api/v1/Projects", { projectName: `Callbacks ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
-  await apiCall(request, uma, team, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bar" });
-  await apiCall(request, sam, team, "POST", `/api/v1/Projects(${p.id})/SuperApprove`, {});
-  const created = await apiCall<{ runs: { surveyRunId: number; surveyLink: string }[] }>(request, sam, team, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id });
-  const run = created.runs[0]!;
+  // A run staff make themselves, to give it the supplier before it launches. The fielding tick also
+  // makes (and launches, as the simulated panel's) the runs of approved projects, every 2 s while the
+  // panel has answers to give: when it came first, another project is tried. (A supplier cannot be
+  // chosen before the run exists: closing note of session 18.)
+  let run: { surveyRunId: number; surveyLink: string } | undefined;
+  let projectId = 0;
+  for (let attempt = 0; !run && attempt < 5; attempt++) {
+    const p = await apiCall<{ id: number }>(request, uma, team, "POST", "/api/v1/Projects", { projectName: `Callbacks ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+    projectId = p.id;
+    await apiCall(request, uma, team, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bar" });
+    await apiCall(request, sam, team, "POST", `/api/v1/Projects(${p.id})/SuperApprove`, {});
+    run = (await apiCall<{ runs: { surveyRunId: number; surveyLink: string }[] }>(request, sam, team, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id })).runs[0];
+  }
+  if (!run) throw new Error("the fielding tick made the run of each of 5 projects before CreateDecipherSurveys");
   await apiCall(request, sam, team, "POST", `/api/v1/SurveyRuns(${run.surveyRunId})/SetSampleSource`, { sampleSource: "supplier", sampleSupplierId: sup.id });
   await apiCall(request, sam, team, "POST", `/api/v1/SurveyRuns(${run.surveyRunId})/LaunchSurvey`);
   await apiCall(request, sam, team, "POST", `/api/v1/SurveyRuns(${run.surveyRunId})/ForceCloseSurvey`);
@@ -61,7 +70,7 @@ test("staff see a supplier run's callbacks, a failed one with its answer, and Re
     .toEqual(["E1 failed"]);
 
   await signIn(page, "staff@ideally.test");
-  await page.goto(`/admin/surveys?project=${p.id}`);
+  await page.goto(`/admin/surveys?project=${projectId}`);
   const row = page.getByRole("row").filter({ hasText: `#${run.surveyRunId}` });
   await row.getByRole("button", { name: `Supplier callbacks of run ${run.surveyRunId}` }).click();
   const dialog = page.getByRole("dialog", { name: `Supplier callbacks of run ${run.surveyRunId}` });

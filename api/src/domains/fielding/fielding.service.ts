@@ -36,8 +36,8 @@ import { DEFAULT_FIELD_DAYS, fieldPeriodDaysOf } from "./field-period.ts";
 import { SURVEY_STATUS } from "./respondent-view.ts";
 
 export { SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
-// The respondents' side (a start, a page, a reload, the simulated panel's batches): respondents.service.ts.
-export { getSession, respondentBatch, startSession, submitPage, type Reached, type RespondentBatch, type StartOptions } from "./respondents.service.ts";
+// The respondents' side (a start, a page, a reload, the simulated panel's batches) is respondents.service.ts's, which calls this
+// module (closeRun, ingestRun, projectUpdated) and is not called by it.
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
 export const WEIGHT_CAP = 5;
 /** Margins are met within this, unless the cap binds (then reported). */

@@ -9,7 +9,8 @@ import { addRoute, errorResponse, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { WindowLimiter } from "../../ops/rate-limit.ts";
 import { ATTENTION, answerKey, INTENT_AT, INTENT_SCALE, intentKey } from "./engine.ts";
-import * as svc from "./fielding.service.ts";
+import type * as svc from "./fielding.service.ts";
+import * as respondents from "./respondents.service.ts";
 import { SURVEY_PAGE_CSS, SURVEY_PAGE_HTML, SURVEY_PAGE_SCRIPT } from "./respondent.page.ts";
 import { nudgeSupplierCallbacks } from "./suppliers.jobs.ts";
 
@@ -217,7 +218,7 @@ function registerSurveyStartAndGet(app: App, deps: AppDeps): void {
       const text = (v: unknown, max: number) => (typeof v === "string" && v ? v.slice(0, max) : null);
       const view = await sentBack(
         deps,
-        await svc.startSession(db, link, text(body.panelRespondentId, 200), {
+        await respondents.startSession(db, link, text(body.panelRespondentId, 200), {
           entryQuery: text(body.entryQuery, 2000),
           deviceFingerprint: text(body.deviceFingerprint, 128),
           // The peer address as the server adapter saw it (never a forwarded header a client can set).
@@ -244,7 +245,7 @@ function registerSurveyStartAndGet(app: App, deps: AppDeps): void {
     },
     async (c) => {
       const { link, respondentId } = c.req.valid("param");
-      return c.json(await present(await svc.getSession(db, link, respondentId), signer(deps, c)), 200);
+      return c.json(await present(await respondents.getSession(db, link, respondentId), signer(deps, c)), 200);
     },
   );
 }
@@ -275,7 +276,7 @@ function registerSurveyAnswerAndPage(app: App, deps: AppDeps): void {
     async (c) => {
       const { link, respondentId } = c.req.valid("param");
       const b = c.req.valid("json");
-      return c.json(await present(await sentBack(deps, await svc.submitPage(db, link, respondentId, b.pageId, b.answers)), signer(deps, c)), 200);
+      return c.json(await present(await sentBack(deps, await respondents.submitPage(db, link, respondentId, b.pageId, b.answers)), signer(deps, c)), 200);
     },
   );
 

@@ -6,7 +6,7 @@
 // page after page; and is sent back to the supplier's end link for its outcome, whose signature the
 // panel checks and whose outcome it counts. Nothing is written around the protocol: the session,
 // its answers, its quota and quality verdicts, its outcome, its ingestion and the run's close at
-// quota are the respondent service's (fielding.service.ts startSession and submitPage, what the
+// quota are the respondent service's (respondents.service.ts startSession and submitPage, what the
 // routes call), run for a batch of people in one transaction (respondentBatch): a person is saved
 // when they end, the next person's reads of the run's completes go with the last one's end, and
 // the completes are announced and ingested once a batch, so a person costs two round trips where a
