@@ -44,6 +44,9 @@ export const fieldingTickJob = defineJob<FieldingTickInput, TickResult>(
   { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 },
 );
 
+/** Starts within this many seconds of each other make one tick (pg-boss's throttle: one job per slot). */
+const START_SLOT_SECONDS = 2;
+
 export async function scheduleFieldingTick(queue: Queue, publicUrl: string): Promise<void> {
   const envelope: JobEnvelope<FieldingTickInput> = { input: { publicUrl }, origin: { userId: SERVICES_USER_ID, clientId: null } };
   await queue.schedule(fieldingTickJob.name, "* * * * *", envelope, { tz: "UTC" });
@@ -61,6 +64,3 @@ export async function queueRefillTick(queue: Queue, input: FieldingTickInput): P
   const envelope: JobEnvelope<FieldingTickInput> = { input, origin: { userId: SERVICES_USER_ID, clientId: null } };
   return queue.send(fieldingTickJob.name, envelope, { startAfter: REFILL_SECONDS, singletonKey: "fielding.tick.refill", singletonSeconds: REFILL_SECONDS });
 }
-
-/** Starts within this many seconds of each other make one tick (pg-boss's throttle: one job per slot). */
-const START_SLOT_SECONDS = 2;

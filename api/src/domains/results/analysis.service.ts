@@ -180,8 +180,7 @@ export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filte
           ${testOptionSql(tx, f, "r.test_option_id")}
         group by 1, 2, 3, 4, 5, 6
       ),
-      -- The pairs made within each respondent by unnesting, never by a self-join (results.sql.ts pairsPerRespondent says why).
-      g as (select y.sid, y.w, y.run, y.sq, array_agg(y.wave) as ws, array_agg(y.o) as os, array_agg(y.y) as ys from y group by 1, 2, 3, 4)
+      ${q.pairsPerRespondent(tx, { waves: true })}
       select g.run, g.sq as "standardQuestionId", a.wave as wa, a.o as a, b.wave as wb, b.o as b, count(*)::int as nn,
              sum(g.w * g.w * a.y * b.y)::float8 as aa, sum(g.w * g.w * a.y)::float8 as ab, sum(g.w * g.w)::float8 as bb,
              sum(g.w * a.y)::float8 as "sA", sum(g.w)::float8 as "sB"

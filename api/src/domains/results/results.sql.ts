@@ -293,10 +293,11 @@ export interface DesignCell {
  * autovacuum's first analyze) the planner estimated one row per side and joined them in a nested
  * loop: about 25 million comparisons for 200 respondents of five options, 4 s on a quiet machine and
  * a statement timeout (503) under load. Unnesting needs no join, so no plan can make it quadratic in
- * the respondents (tests/api/design-cells-plan.test.ts). Reads y (sid, w, run, sq, o, y); analysis.service.ts's
- * waves read it with (wave, option) as o's place.
+ * the respondents (tests/api/design-cells-plan.test.ts). Reads y (sid, w, run, sq, o, y, and wave with
+ * `waves`: analysis.service.ts's waves, whose domain is (wave, option)).
  */
-export const pairsPerRespondent = (tx: Tx) => tx`g as (select y.sid, y.w, y.run, y.sq, array_agg(y.o) as os, array_agg(y.y) as ys from y group by 1, 2, 3, 4)`;
+export const pairsPerRespondent = (tx: Tx, opts: { waves?: boolean } = {}) =>
+  tx`g as (select y.sid, y.w, y.run, y.sq, ${opts.waves ? tx`array_agg(y.wave) as ws, ` : tx``}array_agg(y.o) as os, array_agg(y.y) as ys from y group by 1, 2, 3, 4)`;
 
 export async function designCells(tx: Tx, projectId: number, f: ResolvedFilter, standardQuestionIds: number[] | null): Promise<DesignCell[]> {
   return tx<DesignCell[]>`
