@@ -9062,7 +9062,7 @@ export interface components {
             sampleProviderId?: 1 | 2;
             isCustomerPanel?: boolean;
             /**
-             * @description Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link) or supplier (an outside sample supplier's signed respondents). Staff set it with SetSampleSource before the run has respondents.
+             * @description Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link) or supplier (an outside sample supplier's signed respondents). Staff choose it before the run exists, on the project's schedules (ProjectSchedules sampleSupplierId or isCustomerPanel), or with SetSampleSource before the run has respondents.
              * @enum {string}
              */
             sampleSource?: "simulated" | "customer" | "supplier";
@@ -9838,6 +9838,8 @@ export interface components {
             /** @description 1 Standard, 10 DelayCharge, 15 DelayChargeFuture. */
             scheduleTypeId?: 1 | 10 | 15;
             isCustomerPanel?: boolean;
+            /** @description The sample supplier whose signed respondents field this wave (SampleSuppliers). Staff set it before the wave's run exists (while the project awaits approval); the run made from the wave carries it, and the simulated panel never answers it. Null: the project's panel. Not with isCustomerPanel. */
+            sampleSupplierId?: number | null;
             creditLogId?: number | null;
             waveNumber?: number | null;
             sampleSize?: number | null;
@@ -11445,6 +11447,8 @@ export interface components {
             scheduleTypeId: number;
             scheduleType: string;
             isCustomerPanel: boolean;
+            /** @description The sample supplier staff chose for the wave (PATCH ProjectSchedules), null for the project's panel */
+            sampleSupplierId: number | null;
             sampleSize: number | null;
             surveyRunId: number | null;
             /**
@@ -13813,6 +13817,8 @@ export interface components {
             /** @description 1 Standard, 10 DelayCharge, 15 DelayChargeFuture. */
             scheduleTypeId?: 1 | 10 | 15;
             isCustomerPanel?: boolean;
+            /** @description The sample supplier whose signed respondents field this wave (SampleSuppliers). Staff set it before the wave's run exists (while the project awaits approval); the run made from the wave carries it, and the simulated panel never answers it. Null: the project's panel. Not with isCustomerPanel. */
+            sampleSupplierId?: number | null;
             waveNumber?: number | null;
             sampleSize?: number | null;
         };
@@ -13823,6 +13829,8 @@ export interface components {
             /** @description 1 Standard, 10 DelayCharge, 15 DelayChargeFuture. */
             scheduleTypeId?: 1 | 10 | 15;
             isCustomerPanel?: boolean;
+            /** @description The sample supplier whose signed respondents field this wave (SampleSuppliers). Staff set it before the wave's run exists (while the project awaits approval); the run made from the wave carries it, and the simulated panel never answers it. Null: the project's panel. Not with isCustomerPanel. */
+            sampleSupplierId?: number | null;
             waveNumber?: number | null;
             sampleSize?: number | null;
             /** @description The key, repeated: must equal the key in the URL */

@@ -284,6 +284,25 @@ describe("resyncUnrunWaves (ResyncScheduledProject)", () => {
     expect(await balance(c)).toBe(561);
   });
 
+  test("a market's sample supplier, chosen by staff on its unrun waves, stays with the rebuilt waves (record 0145); a customer-panel market has none", async () => {
+    const c = await newClient(1000);
+    const { p, name } = await newProject(c, WORKED);
+    await inTx((tx) => ledger.chargeFirstWave(tx, ADMIN, p, name));
+    const [sup] = await tdb.db<{ id: number }[]>`
+      insert into sample_suppliers (name, complete_url, screen_out_url, over_quota_url, quality_terminate_url)
+      values ('Ledger supplier', 'https://s.example/c?{rid}', 'https://s.example/s?{rid}', 'https://s.example/q?{rid}', 'https://s.example/t?{rid}') returning id`;
+    await tdb.db`update project_schedules set sample_supplier_id = ${sup!.id} where project_id = ${p.id} and region_id = ${NZ}`;
+    await inTx((tx) => ledger.resyncUnrunWaves(tx, ADMIN, p, name));
+    const rebuilt = await tdb.db<{ regionId: number; wave: number; supplier: number | null }[]>`
+      select region_id as "regionId", wave_number as wave, sample_supplier_id as supplier from project_schedules where project_id = ${p.id} order by wave_number, region_id`;
+    expect([...rebuilt]).toEqual([
+      { regionId: NZ, wave: 1, supplier: sup!.id },
+      { regionId: AU, wave: 1, supplier: null },
+      { regionId: NZ, wave: 2, supplier: sup!.id },
+      { regionId: AU, wave: 2, supplier: null },
+    ]);
+  });
+
   test("checked against the limit as one change: refused (409) when today's cost does not fit", async () => {
     const c = await newClient(1000);
     const { p, name } = await newProject(c, WORKED);

@@ -291,6 +291,7 @@ function schedule(extra: Partial<ScheduleRow>): ScheduleRow {
     creditLogId: null,
     waveNumber: 1,
     sampleSize: 100,
+    sampleSupplierId: null,
     creditAmount: null,
     creditType: null,
     ...extra,

@@ -104,7 +104,7 @@ describe("the sample source of a run", () => {
     const r = await setSource(runId, { sampleSource: "customer" });
     expect(r.status).toBe(409);
     expect(r.body.message).toBe(
-      `Survey run ${runId} already has ${n} respondents from its simulated source: its sample source cannot change, or its results would mix two kinds of sample. Set the source before the run launches (CreateDecipherSurveys, SetSampleSource, LaunchSurvey).`,
+      `Survey run ${runId} already has ${n} respondents from its simulated source: its sample source cannot change, or its results would mix two kinds of sample. Choose the source on the project's schedules while it awaits approval (PATCH ProjectSchedules: sampleSupplierId or isCustomerPanel), or on the run before it launches (CreateDecipherSurveys, SetSampleSource, LaunchSurvey).`,
     );
     expect(await source(runId)).toEqual({ sampleSource: "simulated", isCustomerPanel: false });
     expect((await setSource(runId, { sampleSource: "simulated" })).status).toBe(200);

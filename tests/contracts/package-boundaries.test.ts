@@ -1,4 +1,4 @@
-// Package boundaries (issue 34, docs/decisions/9001): `contracts/` (@ideally/contracts) and
+// Package boundaries (issue 34, docs/decisions/0139): `contracts/` (@ideally/contracts) and
 // `analytics/` (@ideally/analytics) are workspace packages, imported by their names through their
 // `exports` maps, never by a relative path into their folders; a package reaches nothing outside
 // its folder by a relative path, and imports only what its package.json declares. Beside them the

@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { apiCall, apiToken, clientIdByName, expectAxeClean, shot, signIn } from "./helpers";
+import { apiCall, apiToken, clientIdByName, expectAxeClean, liveRunsOf, shot, signIn } from "./helpers";
 
 // Staff see a supplier run's server-to-server callbacks on the admin surveys page and send a
-// failed one again (docs/suppliers.md; decision record 9001). A local HTTP server plays the
+// failed one again (docs/suppliers.md; decision record 0141). A local HTTP server plays the
 // supplier: it refuses a rid's first callback with 400 (failed at once) and accepts the next. The
 // rid arrives after the run closed, so its outcome (over-quota) and callback are recorded without
 // answering the survey. Screenshots go to .tmp/screens.
@@ -41,22 +41,20 @@ test("staff see a supplier run's callbacks, a failed one with its answer, and Re
     qualityTerminateUrl: "https://sup.example/end?st=t&rid={rid}",
     callbackUrl: `${base}/s2s?rid={rid}&status={outcome}`,
   });
-  // A run staff make themselves, to give it the supplier before it launches. The fielding tick also
-  // makes (and launches, as the simulated panel's) the runs of approved projects, every 2 s while the
-  // panel has answers to give: when it came first, another project is tried. (A supplier cannot be
-  // chosen before the run exists: closing note of session 18.)
-  let run: { surveyRunId: number; surveyLink: string } | undefined;
-  let projectId = 0;
-  for (let attempt = 0; !run && attempt < 5; attempt++) {
-    const p = await apiCall<{ id: number }>(request, uma, team, "POST", "/api/v1/Projects", { projectName: `Callbacks ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
-    projectId = p.id;
-    await apiCall(request, uma, team, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bar" });
-    await apiCall(request, sam, team, "POST", `/api/v1/Projects(${p.id})/SuperApprove`, {});
-    run = (await apiCall<{ runs: { surveyRunId: number; surveyLink: string }[] }>(request, sam, team, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id })).runs[0];
-  }
-  if (!run) throw new Error("the fielding tick made the run of each of 5 projects before CreateDecipherSurveys");
-  await apiCall(request, sam, team, "POST", `/api/v1/SurveyRuns(${run.surveyRunId})/SetSampleSource`, { sampleSource: "supplier", sampleSupplierId: sup.id });
-  await apiCall(request, sam, team, "POST", `/api/v1/SurveyRuns(${run.surveyRunId})/LaunchSurvey`);
+  // The supplier is the wave's, chosen while the project awaits approval (its schedule is made at the
+  // submit; record 0145): the run the fielding tick or CreateDecipherSurveys makes is the supplier's
+  // from birth, whichever comes first.
+  const p = await apiCall<{ id: number }>(request, uma, team, "POST", "/api/v1/Projects", { projectName: `Callbacks ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  const projectId = p.id;
+  await apiCall(request, uma, team, "POST", "/api/v1/TestOptions", { projectId, conceptText: "Oat bar" });
+  await apiCall(request, uma, team, "POST", `/api/v1/Projects(${projectId})/Submit`, {});
+  const schedules = await apiCall<{ value: { id: number }[] }>(request, sam, team, "GET", `/api/v1/ProjectSchedules?$filter=projectId eq ${projectId}&$select=id`);
+  expect(schedules.value.length).toBe(1);
+  await apiCall(request, sam, team, "PATCH", `/api/v1/ProjectSchedules(${schedules.value[0]!.id})`, { sampleSupplierId: sup.id });
+  await apiCall(request, sam, team, "POST", `/api/v1/Projects(${projectId})/SuperApprove`, {});
+  const [runId] = await liveRunsOf(request, sam, team, projectId);
+  const run = { surveyRunId: runId!, ...(await apiCall<{ surveyLink: string; sampleSource: string }>(request, sam, null, "GET", `/api/v1/SurveyRuns(${runId})?$select=surveyLink,sampleSource`)) };
+  expect(run.sampleSource).toBe("supplier");
   await apiCall(request, sam, team, "POST", `/api/v1/SurveyRuns(${run.surveyRunId})/ForceCloseSurvey`);
   // A rid arriving after the close: sent back over quota, its callback sent at once (refused: 400).
   const late = await request.post(`/s/api/${run.surveyLink}/start`, { data: { entryQuery: `supplier=${sup.id}&rid=E1` } });

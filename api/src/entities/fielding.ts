@@ -1,6 +1,7 @@
 // Fielding: regions and demographic (system) questions, survey runs and respondent sessions,
 // project schedules (waves) and weeks (NPD), survey translations.
 // Tables: migrations/0001 (reference), 0004 (fielding), 0006 (translations).
+import { scheduleSourceGuard } from "../domains/fielding/schedule-source.ts";
 import { entity, f, nav, type EntitySetDef } from "./types.ts";
 
 const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
@@ -91,7 +92,7 @@ export const fieldingSets: EntitySetDef[] = [
         readOnly: true,
         enumValues: ["simulated", "customer", "supplier"],
         description:
-          "Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link) or supplier (an outside sample supplier's signed respondents). Staff set it with SetSampleSource before the run has respondents.",
+          "Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link) or supplier (an outside sample supplier's signed respondents). Staff choose it before the run exists, on the project's schedules (ProjectSchedules sampleSupplierId or isCustomerPanel), or with SetSampleSource before the run has respondents.",
       }),
       scheduleDate: f.date({ readOnly: true }),
       targetCompletes: f.int({ nullable: true, readOnly: true }),
@@ -176,6 +177,7 @@ export const fieldingSets: EntitySetDef[] = [
     name: "ProjectSchedules",
     // Schedules carry charges: the scheduling actions go through the ledger; raw writes are staff's.
     writeAccess: "staff",
+    guard: scheduleSourceGuard,
     table: "project_schedules",
     scope: "shared",
     verbs: ["post", "patch", "delete"],
@@ -190,6 +192,11 @@ export const fieldingSets: EntitySetDef[] = [
       scheduleDate: f.date({ required: true }),
       scheduleTypeId: f.int({ enumValues: [1, 10, 15], description: "1 Standard, 10 DelayCharge, 15 DelayChargeFuture." }),
       isCustomerPanel: f.boolean(),
+      sampleSupplierId: f.int({
+        nullable: true,
+        description:
+          "The sample supplier whose signed respondents field this wave (SampleSuppliers). Staff set it before the wave's run exists (while the project awaits approval); the run made from the wave carries it, and the simulated panel never answers it. Null: the project's panel. Not with isCustomerPanel.",
+      }),
       creditLogId: f.int({ nullable: true, readOnly: true }),
       waveNumber: f.int({ nullable: true }),
       sampleSize: f.int({ nullable: true }),

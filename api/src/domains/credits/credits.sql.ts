@@ -216,6 +216,8 @@ export interface ScheduleRow {
   creditLogId: number | null;
   waveNumber: number | null;
   sampleSize: number | null;
+  /** The wave's sample supplier, chosen by staff before its run exists (null: the project's panel). */
+  sampleSupplierId: number | null;
   /** The charge's amount (negative) and type, when the schedule has a credit log. */
   creditAmount: number | null;
   creditType: number | null;
@@ -225,7 +227,7 @@ export async function schedulesOf(tx: Tx, projectId: number, opts: { unrunOnly?:
   return tx<ScheduleRow[]>`
     select s.id, s.region_id as "regionId", s.survey_run_id as "surveyRunId", s.schedule_date::text as "scheduleDate",
            s.schedule_type_id as "scheduleTypeId", s.is_customer_panel as "isCustomerPanel", s.credit_log_id as "creditLogId",
-           s.wave_number as "waveNumber", s.sample_size as "sampleSize",
+           s.wave_number as "waveNumber", s.sample_size as "sampleSize", s.sample_supplier_id as "sampleSupplierId",
            l.credit_amount::float8 as "creditAmount", l.type as "creditType"
     from project_schedules s
     left join credit_logs l on l.id = s.credit_log_id
@@ -249,14 +251,16 @@ export interface NewSchedule {
   creditLogId: number | null;
   waveNumber: number;
   sampleSize: number;
+  /** Staff's choice of sample supplier, kept when unrun waves are rebuilt (migration 0056). */
+  sampleSupplierId?: number | null;
 }
 
 export async function insertSchedule(tx: Tx, s: NewSchedule): Promise<number> {
   const [r] = await tx<{ id: number }[]>`
     insert into project_schedules (client_id, project_id, region_id, schedule_date, schedule_type_id, is_customer_panel,
-                                   credit_log_id, wave_number, sample_size)
+                                   credit_log_id, wave_number, sample_size, sample_supplier_id)
     values (${s.clientId}, ${s.projectId}, ${s.regionId}, ${s.scheduleDate}::date, ${s.scheduleTypeId}, ${s.isCustomerPanel},
-            ${s.creditLogId}, ${s.waveNumber}, ${s.sampleSize})
+            ${s.creditLogId}, ${s.waveNumber}, ${s.sampleSize}, ${s.sampleSupplierId ?? null})
     returning id`;
   return r!.id;
 }

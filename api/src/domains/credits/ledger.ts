@@ -270,6 +270,8 @@ export async function resyncUnrunWaves(tx: Tx, actorId: number, p: ProjectForSch
   const { waves, charge, newCharges, oldPending } = resyncPlan(p, unrun, all, cost);
   assertAffordable(ledger, oldPending - newCharges, `rescheduling project ${p.id}`);
   const refund = await refundUnrunWaves(tx, actorId, p.id, p.clientId, "ResyncScheduledProject");
+  // A market's sample supplier, chosen by staff on its unrun waves, stays with the rebuilt ones.
+  const supplierOf = new Map(unrun.filter((s) => s.sampleSupplierId !== null).map((s) => [s.regionId, s.sampleSupplierId]));
   for (const w of waves) {
     for (const r of cost.regions) {
       let creditLogId: number | null = null;
@@ -295,6 +297,7 @@ export async function resyncUnrunWaves(tx: Tx, actorId: number, p: ProjectForSch
         creditLogId,
         waveNumber: w.wave,
         sampleSize: r.sampleSize,
+        sampleSupplierId: r.isCustomerPanel ? null : (supplierOf.get(r.regionId) ?? null),
       });
     }
   }

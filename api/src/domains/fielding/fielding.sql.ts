@@ -116,6 +116,8 @@ export interface ReadyGroup {
   clientId: number;
   regionId: number;
   isCustomerPanel: boolean;
+  /** The sample supplier staff chose for these waves before the run existed (migration 0056). */
+  sampleSupplierId: number | null;
   scheduleDate: string;
   scheduleIds: number[];
   sampleSize: number;
@@ -125,7 +127,7 @@ export interface ReadyGroup {
 export async function readyGroups(tx: Sql, projectId: number | null): Promise<ReadyGroup[]> {
   return tx<ReadyGroup[]>`
     select s.project_id as "projectId", s.client_id as "clientId", s.region_id as "regionId", s.is_customer_panel as "isCustomerPanel",
-           min(s.schedule_date)::text as "scheduleDate", array_agg(s.id order by s.id) as "scheduleIds",
+           s.sample_supplier_id as "sampleSupplierId", min(s.schedule_date)::text as "scheduleDate", array_agg(s.id order by s.id) as "scheduleIds",
            max(coalesce(s.sample_size, pr.sample_size, 200))::int as "sampleSize", min(s.wave_number) as "waveNumber"
     from project_schedules s
     join projects p on p.id = s.project_id and p.deleted_at is null
@@ -133,14 +135,14 @@ export async function readyGroups(tx: Sql, projectId: number | null): Promise<Re
     where s.survey_run_id is null and s.started_at is not null and s.launch_state = 'ReadyToLaunch'
       and p.status_code in (300, 400)
       and (${projectId}::int is null or s.project_id = ${projectId}::int)
-    group by s.project_id, s.client_id, s.region_id, s.is_customer_panel
-    order by s.project_id, s.region_id`;
+    group by s.project_id, s.client_id, s.region_id, s.is_customer_panel, s.sample_supplier_id
+    order by s.project_id, s.region_id, s.sample_supplier_id nulls first`;
 }
 
 export async function insertRun(tx: Sql, g: ReadyGroup, seed: number): Promise<number> {
   const [r] = await tx<{ id: number }[]>`
-    insert into survey_runs (client_id, region_id, sample_provider_id, schedule_date, target_completes, simulated_seed)
-    values (${g.clientId}, ${g.regionId}, ${g.isCustomerPanel ? 2 : 1}, ${g.scheduleDate}::date, ${g.sampleSize}, ${seed})
+    insert into survey_runs (client_id, region_id, sample_provider_id, sample_supplier_id, schedule_date, target_completes, simulated_seed)
+    values (${g.clientId}, ${g.regionId}, ${g.isCustomerPanel ? 2 : 1}, ${g.sampleSupplierId}, ${g.scheduleDate}::date, ${g.sampleSize}, ${seed})
     returning id`;
   await tx`update project_schedules set survey_run_id = ${r!.id}, updated_at = now() where id = any(${g.scheduleIds}::int[])`;
   return r!.id;

@@ -9,6 +9,7 @@ import { enterTenant } from "../../access/policy.ts";
 import { ApiError } from "../../errors.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import type { SampleSource } from "./fielding.sql.ts";
+import { assertUsableSupplier } from "./schedule-source.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
 
@@ -37,18 +38,10 @@ export async function setSampleSource(db: Db, runId: number, source: SampleSourc
     if (run.respondents > 0) {
       throw new ApiError(
         "Conflict",
-        `Survey run ${runId} already has ${run.respondents} respondent${run.respondents === 1 ? "" : "s"} from its ${run.source} source: its sample source cannot change, or its results would mix two kinds of sample. Set the source before the run launches (CreateDecipherSurveys, SetSampleSource, LaunchSurvey).`,
+        `Survey run ${runId} already has ${run.respondents} respondent${run.respondents === 1 ? "" : "s"} from its ${run.source} source: its sample source cannot change, or its results would mix two kinds of sample. Choose the source on the project's schedules while it awaits approval (PATCH ProjectSchedules: sampleSupplierId or isCustomerPanel), or on the run before it launches (CreateDecipherSurveys, SetSampleSource, LaunchSurvey).`,
       );
     }
-    if (supplierId !== null) {
-      const [s] = await tx<{ simulated: boolean }[]>`select is_simulated as simulated from sample_suppliers where id = ${supplierId} and deleted_at is null`;
-      if (!s) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
-      if (s.simulated)
-        throw new ApiError(
-          "Conflict",
-          `SampleSuppliers(${supplierId}) is the simulated panel: it answers the runs whose sample source is simulated (SetSampleSource simulated), never a supplier's run`,
-        );
-    }
+    if (supplierId !== null) await assertUsableSupplier(tx, supplierId);
     const provider = source === "customer" ? 2 : 1;
     // The questionnaire snapshot says which panel it asks (a customer panel's survey reads so).
     await tx`

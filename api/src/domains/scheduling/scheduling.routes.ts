@@ -58,6 +58,7 @@ const ScheduleState = z
     scheduleTypeId: z.number().int().describe("1 Standard, 10 DelayCharge, 15 DelayChargeFuture"),
     scheduleType: z.string(),
     isCustomerPanel: z.boolean(),
+    sampleSupplierId: z.number().int().nullable().describe("The sample supplier staff chose for the wave (PATCH ProjectSchedules), null for the project's panel"),
     sampleSize: z.number().int().nullable(),
     surveyRunId: z.number().int().nullable(),
     launchState: z.enum(["Scheduled", "ReadyToLaunch", "Blocked", "Run"]).describe("Run once a survey run carries it"),

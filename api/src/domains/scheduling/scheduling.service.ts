@@ -214,6 +214,7 @@ export interface ScheduleState {
   scheduleTypeId: number;
   scheduleType: string;
   isCustomerPanel: boolean;
+  sampleSupplierId: number | null;
   sampleSize: number | null;
   surveyRunId: number | null;
   launchState: q.LaunchState | "Run";
@@ -271,6 +272,7 @@ export async function schedulingState(db: Db, ctx: RequestCtx, projectId: number
         scheduleTypeId: s.scheduleTypeId,
         scheduleType: SCHEDULE_TYPE_NAMES[s.scheduleTypeId] ?? String(s.scheduleTypeId),
         isCustomerPanel: s.isCustomerPanel,
+        sampleSupplierId: s.sampleSupplierId,
         sampleSize: s.sampleSize,
         surveyRunId: s.surveyRunId,
         launchState: s.surveyRunId !== null ? "Run" : s.launchState,

@@ -67,6 +67,7 @@ export interface StateRow {
   scheduleDate: string;
   scheduleTypeId: number;
   isCustomerPanel: boolean;
+  sampleSupplierId: number | null;
   waveNumber: number | null;
   sampleSize: number | null;
   launchState: LaunchState;
@@ -81,7 +82,7 @@ export async function schedules(tx: Tx, projectId: number): Promise<StateRow[]> 
   return tx<StateRow[]>`
     select s.id, s.region_id as "regionId", r.region_name as "regionName", s.survey_run_id as "surveyRunId",
            s.schedule_date::text as "scheduleDate", s.schedule_type_id as "scheduleTypeId", s.is_customer_panel as "isCustomerPanel",
-           s.wave_number as "waveNumber", s.sample_size as "sampleSize", s.launch_state as "launchState",
+           s.sample_supplier_id as "sampleSupplierId", s.wave_number as "waveNumber", s.sample_size as "sampleSize", s.launch_state as "launchState",
            to_char(s.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "startedAt", s.blocked_reason as "blockedReason",
            s.credit_log_id as "creditLogId", l.credit_amount::float8 as "creditAmount", l.type as "creditType"
     from project_schedules s
