@@ -35,7 +35,7 @@ export const TOP_HELP: HelpTable = {
         ["results [options] <id>", "a project's results: top-2-box per test option and measure with benchmark differences, price points, reach"],
         ["export [options] <id>", "export a project's results: respondent CSV, Excel workbook or PowerPoint deck (native charts)"],
         ["credits", "the client's credits: balance (default), ledger, transfer"],
-        ["admin", "provider staff: approvals, survey runs and the command runner"],
+        ["admin", "provider staff: approvals, survey runs, waves' sample and the command runner"],
         ["api [options] <path>", "an authenticated request to any API path, as `gh api` (the session's token and client go with it)"],
         ["completion <shell>", "print a shell completion script"],
         ["analyze", "run the analytics on a CSV file (header row; UTF-8, or windows-1252 when not valid UTF-8)"],

@@ -3,6 +3,8 @@
 // a User is told plainly that these are staff's (exit 2). The database is read to check the effect.
 // And `admin runs callbacks RUN [--resend ID]` (SupplierCallbacks and its Resend): the run is given
 // a supplier's recorded outcomes here, one callback failed after its 8 attempts and one delivered.
+// And `admin waves PROJECT [--supplier ID|none] [--region ID]` (docs/decisions/0145): a submitted
+// project's wave given that supplier before approval; the run made from it is the supplier's.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +25,8 @@ let run = 0;
 let failedCallback = 0;
 let resentCallback = 0;
 let deliveredCallback = 0;
+/** The supplier the callbacks are recorded for, chosen for a wave in `admin waves`. */
+let supplier = 0;
 const dir = mkdtempSync(join(tmpdir(), "ideally-runs-"));
 
 async function staff(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -68,6 +72,7 @@ beforeAll(async () => {
     insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, outcome, callback_state, callback_attempts)
     values (${run}, ${sup!.id}, 'F2', 'over-quota', 'failed', 8) returning id::int as id`;
   [failedCallback, deliveredCallback, resentCallback] = [f!.id, d!.id, f2!.id];
+  supplier = sup!.id;
   for (const [id, rid] of [
     [failedCallback, "F1"],
     [resentCallback, "F2"],
@@ -187,5 +192,49 @@ describe("admin runs callbacks", () => {
     ]);
     const bad = await sam.run(["admin", "runs", "callbacks", String(run), "--resend", "x1"]);
     expect([bad.code, bad.stderr]).toEqual([1, "ideally: expected a callback id (the id column of `ideally admin runs callbacks RUN`), got 'x1'\n"]);
+  });
+});
+
+describe("admin waves", () => {
+  test("staff list a submitted project's wave and give it a supplier before approval; the run made from it is the supplier's; a run's wave is refused", async () => {
+    writeFileSync(join(dir, "w.yaml"), "name: Waves by hand\ntype: Idea\nframework: idea-default\nregions: [NZ]\nsampleSize: 50\ntestOptions:\n  - text: A\n");
+    const { id } = await uma.json<{ id: number }>(["projects", "create", "--from", join(dir, "w.yaml")]);
+    await uma.json(["projects", "submit", String(id), "--yes"]);
+    const before = await sam.run(["admin", "waves", String(id)]);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout).toMatch(/\n\s*1\s+\d+\s+New Zealand\s+\d{4}-\d{2}-\d{2}\s+Ideally panel\s+(Scheduled|ReadyToLaunch)\s*\n$/);
+
+    const set = await sam.run(["admin", "waves", String(id), "--supplier", String(supplier), "--region", "1"]);
+    expect([set.code, set.stderr]).toEqual([0, `1 wave of project ${id} now fielded by supplier ${supplier}; the runs made from them carry it\n`]);
+    expect(set.stdout).toMatch(new RegExp(`\\n\\s*1\\s+\\d+\\s+New Zealand\\s+\\S+\\s+supplier ${supplier} \\(CLI supplier\\)\\s+\\S+\\s*\\n$`));
+    const waves = await sam.json<{ sampleSupplierId: number | null; surveyRunId: number | null }[]>(["admin", "waves", String(id)]);
+    expect(waves.map((w) => [w.sampleSupplierId, w.surveyRunId])).toEqual([[supplier, null]]);
+
+    await sam.json(["admin", "approve", String(id), "--to", "300"]);
+    await staff("POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: id });
+    const runs = await sam.json<{ sampleSource: string }[]>(["admin", "runs", "list", String(id)]);
+    expect(runs.map((r) => r.sampleSource)).toEqual(["supplier"]);
+    const late = await sam.run(["admin", "waves", String(id), "--supplier", "none"]);
+    expect([late.code, late.stderr]).toEqual([2, `ideally: Project ${id} has no wave without a run: a run's source is set on the run (SurveyRuns SetSampleSource)\n`]);
+  });
+
+  test("a User may not set a wave's sample (exit 2, one line); bad values are usage errors (exit 1), before the server", async () => {
+    writeFileSync(join(dir, "u.yaml"), "name: Waves by a user\ntype: Idea\nframework: idea-default\nregions: [NZ]\nsampleSize: 50\ntestOptions:\n  - text: A\n");
+    const { id } = await uma.json<{ id: number }>(["projects", "create", "--from", join(dir, "u.yaml")]);
+    await uma.json(["projects", "submit", String(id), "--yes"]);
+    const user = await uma.run(["admin", "waves", String(id), "--supplier", String(supplier)]);
+    expect([user.code, user.stderr]).toEqual([2, `ideally: set the sample of project ${id}'s waves: a wave's sample is chosen by provider staff; user@acme.test is not staff\n`]);
+    const list = await uma.run(["admin", "waves", String(id)]);
+    expect([list.code, list.stderr]).toEqual([2, `ideally: list project ${id}'s waves: a wave's sample is chosen by provider staff; user@acme.test is not staff\n`]);
+    const [w] = await tdb.db<{ supplier: number | null }[]>`select sample_supplier_id as supplier from project_schedules where project_id = ${id}`;
+    expect(w!.supplier, "nothing changed").toBeNull();
+    for (const [args, message] of [
+      [["--supplier", "x3"], "expected a supplier id (`ideally api /api/v1/SampleSuppliers`) or none, got 'x3'"],
+      [["--region", "1"], "--region chooses the market whose waves --supplier sets; give --supplier too"],
+      [["--supplier", "3", "--region", "NZ"], "expected a region id, got 'NZ'"],
+    ] as const) {
+      const r = await sam.run(["admin", "waves", String(project), ...args]);
+      expect([r.code, r.stderr], args.join(" ")).toEqual([1, `ideally: ${message}\n`]);
+    }
   });
 });

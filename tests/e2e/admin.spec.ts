@@ -81,11 +81,31 @@ test("staff approve from the queue and see the project's status and the team's c
   const submitted = await api(request, uma, team, "POST", `/api/v1/Projects(${p.id})/Submit`, {});
   expect(submitted.statusCode, "a User's submission waits for approval").toBe(50);
   const before = await balance(request, sam, team);
+  const supplierName = `Queue supplier ${Date.now()}`;
+  const sup = await api(request, sam, null, "POST", "/api/v1/SampleSuppliers", {
+    name: supplierName,
+    completeUrl: "https://sup.example/end?st=c&rid={rid}",
+    screenOutUrl: "https://sup.example/end?st=s&rid={rid}",
+    overQuotaUrl: "https://sup.example/end?st=q&rid={rid}",
+    qualityTerminateUrl: "https://sup.example/end?st=t&rid={rid}",
+  });
 
   await signIn(page, "staff@ideally.test");
   await page.goto("/admin/approvals");
   const row = page.getByRole("row", { name: new RegExp(name) });
   await expect(row.getByText("Awaiting Approval")).toBeVisible();
+  // The market's sample, chosen before approval (record 0145): written on the wave's schedule.
+  const sample = row.getByRole("combobox", { name: `Sample of ${name} in New Zealand` });
+  await expect(sample).toHaveValue("");
+  await sample.selectOption({ label: supplierName });
+  await expect(page.getByText(`${name} in New Zealand will be fielded by ${supplierName}.`)).toBeVisible();
+  const waves = await api(request, sam, team, "GET", `/api/v1/ProjectSchedules?$filter=projectId eq ${p.id}&$select=sampleSupplierId`);
+  expect(
+    waves.value.map((w: { sampleSupplierId: number | null }) => w.sampleSupplierId),
+    "the wave's schedule names the supplier",
+  ).toEqual([sup.id]);
+  await expect(sample, "the queue reads it back").toHaveValue(String(sup.id));
+  await expectAxeClean(page, "the approval queue with a market's sample");
   await expect(row.getByTestId(`balance-${team}`), "the queue shows the team's ledger balance").toHaveText(fmt(before));
   // At 1440 px (issue 22: the table clipped its Decline button there): every action fits the screen.
   await page.setViewportSize({ width: 1440, height: 900 });

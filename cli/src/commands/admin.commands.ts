@@ -4,9 +4,9 @@ import { type Command, Option } from "commander";
 import { pagingOptions } from "../paging.ts";
 import { all, collect, declaresGroup, JQ_HELP, jsonFields, JSON_HELP, YES_HELP } from "./options.ts";
 
-/** admin approve, decline, runs (registerRunsCommands) and commands. */
+/** admin approve, decline, runs (registerRunsCommands), waves and commands. */
 export function registerAdminCommands(program: Command): void {
-  const admin = program.command("admin").description("provider staff: approvals, survey runs and the command runner");
+  const admin = program.command("admin").description("provider staff: approvals, survey runs, waves' sample and the command runner");
   if (!declaresGroup(admin)) return;
   admin
     .command("approve")
@@ -29,6 +29,18 @@ export function registerAdminCommands(program: Command): void {
     )
     .action(async (id: string, _o, cmd: Command) => (await import("./projects/lifecycle.ts")).runDecline(id, all(cmd)));
   registerRunsCommands(admin);
+  admin
+    .command("waves")
+    .description("a project's waves (one per market and date) and where each one's sample comes from; --supplier sets it on the waves without a run (staff)")
+    .argument("<project>", "project id")
+    .option("--supplier <id|none>", "field the waves without a run by this sample supplier (none: the project's own panel)")
+    .option("--region <id>", "only this market's waves (with --supplier)")
+    .option("--json", JSON_HELP)
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ ideally admin waves 42\n  $ ideally admin waves 42 --supplier 3\n  $ ideally admin waves 42 --supplier none --region 1 --json\nJSON: [ProjectScheduleState { id, regionId, regionName, waveNumber, scheduleDate, isCustomerPanel, sampleSupplierId, surveyRunId, launchState, ... }]",
+    )
+    .action(async (project: string, _o, cmd: Command) => (await import("./admin/waves.ts")).runWaves(project, all(cmd)));
   pagingOptions(admin.command("commands").description("the command runner: list the commands, or run one as a job with a progress bar"), null)
     .argument("[name]", "the command to run (e.g. TestNextSchedule); none lists them")
     .addOption(new Option("--set <field=value>", "a field of the command's body (repeatable)").argParser(collect).default([]))
@@ -52,11 +64,11 @@ function registerRunsCommands(admin: Command): void {
   const runs = admin.command("runs").description("survey runs (one fielding in one market): list a project's, close one now, move its field end, its supplier callbacks (staff)");
   pagingOptions(runs.command("list").alias("ls").description("a project's survey runs, with the ids close and extend take"), null)
     .argument("<project>", "project id")
-    .addOption(jsonFields(["id", "regionId", "region", "surveyStatusId", "isCustomerPanel", "targetCompletes", "launchedAt", "closedAt"]))
+    .addOption(jsonFields(["id", "regionId", "region", "surveyStatusId", "sampleSource", "targetCompletes", "launchedAt", "closedAt"]))
     .option("--jq <expr>", JQ_HELP)
     .addHelpText(
       "after",
-      "\nExamples:\n  $ ideally admin runs list 42\n  $ ideally admin runs list 42 --json | jq '.[] | select(.surveyStatusId == 50) | .id'\nJSON: [{ id, regionId, region: { regionName }, surveyStatusId, isCustomerPanel, targetCompletes, launchedAt, closedAt }]",
+      "\nExamples:\n  $ ideally admin runs list 42\n  $ ideally admin runs list 42 --json | jq '.[] | select(.surveyStatusId == 50) | .id'\nJSON: [{ id, regionId, region: { regionName }, surveyStatusId, sampleSource, targetCompletes, launchedAt, closedAt }]",
     )
     .action(async (project: string, _o, cmd: Command) => (await import("./admin/runs.ts")).runRunsList(project, all(cmd)));
   runs

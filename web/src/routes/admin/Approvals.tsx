@@ -1,6 +1,7 @@
 // admin/approvals: the queue of projects waiting on an approval step (50 Awaiting Approval, 100
 // Submitted, 200 Reviewing Questions) with the charge and the team's balance; Approve (one step),
-// SuperApprove (straight to Awaiting Survey, super admins), Decline with a reason.
+// SuperApprove (straight to Awaiting Survey, super admins), Decline with a reason; and each market's
+// sample (WaveSample: the simulated panel or a sample supplier, chosen before approval).
 import { useState } from "react";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Field, PageHeader, Textarea } from "../../components/ui";
@@ -10,6 +11,7 @@ import { useMe } from "../../state/app";
 import { api, type Row } from "../../api/client";
 import { AuditLog, DataTable, Td, act, fmtCredits, fmtDate, forClient, keyPath, useBalances, useSet } from "./shared";
 import { toast } from "../../components/toast";
+import { useWaveSuppliers, WaveSample, type Wave } from "./WaveSample";
 
 type Waiting = Row<
   "Projects",
@@ -18,6 +20,7 @@ type Waiting = Row<
     client: Row<"Clients", "name"> | null;
     createdByUser: Row<"Users", "email"> | null;
     creditLogs: Row<"CreditLogs", "creditAmount">[];
+    projectSchedules: Wave[];
   }
 >;
 
@@ -28,13 +31,15 @@ export default function Approvals() {
   const [audit, setAudit] = useState(0);
   const query = {
     $select: "id,clientId,projectName,projectTypeId,statusCode,submittedAt",
-    $expand: "client($select=name),createdByUser($select=email),creditLogs($select=creditAmount)",
+    $expand:
+      "client($select=name),createdByUser($select=email),creditLogs($select=creditAmount),projectSchedules($select=id,regionId,isCustomerPanel,sampleSupplierId,surveyRunId;$expand=region($select=regionName))",
     $filter: "statusCode in (50,100,200)",
     $orderby: "submittedAt",
     $top: 200,
   };
   const { data, isLoading, mutate } = useSet<Waiting>("Projects", query);
   const { balances, mutate: refreshBalances } = useBalances();
+  const suppliers = useWaveSuppliers();
 
   async function run(p: Waiting, action: "Approve" | "SuperApprove" | "Decline", reason?: string) {
     setBusy(`${action}-${p.id}`);
@@ -69,6 +74,7 @@ export default function Approvals() {
                 <p className="text-xs text-ink-500">
                   #{p.id} · {PROJECT_TYPES[p.projectTypeId]} · {p.createdByUser?.email ?? "—"}
                 </p>
+                <WaveSample project={p} waves={p.projectSchedules} suppliers={suppliers} onChanged={() => void mutate()} />
               </Td>
               <Td>{p.client?.name ?? p.clientId}</Td>
               <Td>
@@ -78,7 +84,7 @@ export default function Approvals() {
               <Td className="whitespace-nowrap">
                 <span data-testid={`balance-${p.clientId}`}>{fmtCredits(balances.get(p.clientId) ?? 0)}</span>
               </Td>
-              <Td className="whitespace-nowrap">{fmtDate(p.submittedAt)}</Td>
+              <Td>{fmtDate(p.submittedAt)}</Td>
               <Td>
                 {/* Wraps rather than clips: three buttons do not fit beside the columns at 1440 px. */}
                 <div className="flex flex-wrap justify-end gap-2 [&>button]:whitespace-nowrap">
