@@ -291,7 +291,8 @@ describe("resyncUnrunWaves (ResyncScheduledProject)", () => {
     const [sup] = await tdb.db<{ id: number }[]>`
       insert into sample_suppliers (name, complete_url, screen_out_url, over_quota_url, quality_terminate_url)
       values ('Ledger supplier', 'https://s.example/c?{rid}', 'https://s.example/s?{rid}', 'https://s.example/q?{rid}', 'https://s.example/t?{rid}') returning id`;
-    await tdb.db`update project_schedules set sample_supplier_id = ${sup!.id} where project_id = ${p.id} and region_id = ${NZ}`;
+    // Chosen on New Zealand's first wave only: the market's choice, carried to each of its rebuilt waves.
+    await tdb.db`update project_schedules set sample_supplier_id = ${sup!.id} where project_id = ${p.id} and region_id = ${NZ} and wave_number = 1`;
     await inTx((tx) => ledger.resyncUnrunWaves(tx, ADMIN, p, name));
     const rebuilt = await tdb.db<{ regionId: number; wave: number; supplier: number | null }[]>`
       select region_id as "regionId", wave_number as wave, sample_supplier_id as supplier from project_schedules where project_id = ${p.id} order by wave_number, region_id`;

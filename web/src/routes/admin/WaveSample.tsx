@@ -73,9 +73,10 @@ export function WaveSample({ project, waves, suppliers, onChanged }: { project: 
         }
         const current = m.waves[0]!.sampleSupplierId;
         return (
-          <label key={m.regionId} className="flex flex-col gap-0.5 text-xs text-ink-600">
-            Sample in {m.name}
+          <div key={m.regionId} className="flex flex-col gap-0.5 text-xs text-ink-600">
+            <label htmlFor={`wave-sample-${project.id}-${m.regionId}`}>Sample in {m.name}</label>
             <Select
+              id={`wave-sample-${project.id}-${m.regionId}`}
               className="h-8 w-52 max-w-full text-sm"
               aria-label={`Sample of ${project.projectName} in ${m.name}`}
               value={current === null ? "" : String(current)}
@@ -89,7 +90,7 @@ export function WaveSample({ project, waves, suppliers, onChanged }: { project: 
                 </option>
               ))}
             </Select>
-          </label>
+          </div>
         );
       })}
     </div>
