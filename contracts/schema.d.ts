@@ -3155,6 +3155,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/SurveyRuns({key})/SampleAllocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A supplier run's suppliers, each with its share, cap and progress
+         * @description Empty for a run with one supplier (it takes that supplier's respondents up to the run's quota) or none.
+         */
+        get: operations["SurveyRuns_SampleAllocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/SetSampleAllocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a run's respondents from several suppliers, each up to its share
+         * @description From 1 to 10 suppliers, each with its share of the run's completes (percent, in hundredths, summing to 100); the first becomes the run's supplier (sampleSupplierId) and the run's source is `supplier`. Each supplier's entry link is the run's with its own `supplier={id}`. An entry of a supplier whose cap is met goes back to it over quota (signed, recorded, called back); its respondents already answering finish; the run closes at its quota as before. Shares may change while the run is in the field (the caps follow). 409: a Closed run, a run with simulated or customer-list respondents, dropping a supplier whose respondents are in the run, or the simulated panel's supplier; 404: an unknown supplier. SetSampleSupplier and SetSampleSource replace the allocations with their one supplier.
+         */
+        post: operations["SurveyRuns_SetSampleAllocations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/SurveyRuns({key})/SupplierCallbacks": {
         parameters: {
             query?: never;
@@ -11971,6 +12011,27 @@ export interface components {
         SetSampleSupplier: {
             sampleSupplierId: number | null;
         };
+        SampleAllocations: {
+            surveyRunId: number;
+            value: components["schemas"]["SampleAllocation"][];
+        };
+        SampleAllocation: {
+            sampleSupplierId: number;
+            supplierName: string;
+            /** @description Percent of the run's completes */
+            share: number;
+            /** @description The supplier's completes at most: its share of the run's target, by the largest remainder (the caps sum to the target) */
+            cap: number;
+            completes: number;
+            /** @description Its respondents answering now: they finish even once the cap is met */
+            inProgress: number;
+        };
+        SetSampleAllocations: {
+            allocations: {
+                sampleSupplierId: number;
+                share: number;
+            }[];
+        };
         SupplierCallback: {
             id: number;
             rid: string;
@@ -20574,6 +20635,65 @@ export interface operations {
                         surveyRunId: number;
                         sampleSupplierId: number | null;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_SampleAllocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's allocations, in the order staff gave them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleAllocations"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    SurveyRuns_SetSampleAllocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetSampleAllocations"];
+            };
+        };
+        responses: {
+            /** @description The run's allocations now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleAllocations"];
                 };
             };
             400: components["responses"]["BadRequest"];

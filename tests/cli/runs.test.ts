@@ -238,3 +238,39 @@ describe("admin waves", () => {
     }
   });
 });
+
+describe("admin runs allocations", () => {
+  test("staff give a run two suppliers 60/40 and read their caps; a User is refused (exit 2); a bad --set is a usage error (exit 1)", async () => {
+    writeFileSync(join(dir, "a.yaml"), "name: Allocated by hand\ntype: Idea\nframework: idea-default\nregions: [NZ]\nsampleSize: 50\ntestOptions:\n  - text: A\n");
+    const { id } = await uma.json<{ id: number }>(["projects", "create", "--from", join(dir, "a.yaml")]);
+    await uma.json(["projects", "submit", String(id), "--yes"]);
+    // A supplier run from birth (the wave's supplier), so the simulated panel never answers it.
+    await sam.json(["admin", "waves", String(id), "--supplier", String(supplier)]);
+    await sam.json(["admin", "approve", String(id), "--to", "300"]);
+    const made = (await staff("POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: id })) as { runs: { surveyRunId: number }[] };
+    const runs = await sam.json<{ id: number }[]>(["admin", "runs", "list", String(id)]);
+    const runId = made.runs[0]?.surveyRunId ?? runs[0]!.id;
+    const [second] = await tdb.db<{ id: number }[]>`
+      insert into sample_suppliers (name, complete_url, screen_out_url, over_quota_url, quality_terminate_url)
+      values ('Second supplier', 'https://t.example/c?rid={rid}', 'https://t.example/s?rid={rid}', 'https://t.example/q?rid={rid}', 'https://t.example/t?rid={rid}') returning id`;
+
+    const none = await sam.run(["admin", "runs", "allocations", String(runId)]);
+    expect([none.code, none.stdout]).toEqual([0, `Survey run ${runId} has no allocations: it takes its one supplier's respondents (if any) up to its quota\n`]);
+    const set = await sam.run(["admin", "runs", "allocations", String(runId), "--set", `${supplier}=60`, "--set", `${second!.id}=40`]);
+    expect(set.code, set.stderr).toBe(0);
+    // 60% and 40% of 50 completes: caps 30 and 20.
+    expect(set.stdout).toMatch(new RegExp(`\\n\\s*${supplier}\\s+CLI supplier\\s+60%\\s+30\\s+0\\s+0\\s*\\n\\s*${second!.id}\\s+Second supplier\\s+40%\\s+20\\s+0\\s+0\\s*\\n$`));
+    const rows = await sam.json<{ sampleSupplierId: number; cap: number }[]>(["admin", "runs", "allocations", String(runId)]);
+    expect(rows.map((r) => [r.sampleSupplierId, r.cap])).toEqual([
+      [supplier, 30],
+      [second!.id, 20],
+    ]);
+
+    const user = await uma.run(["admin", "runs", "allocations", String(runId), "--set", `${supplier}=100`]);
+    expect([user.code, user.stderr]).toEqual([2, `ideally: set survey run ${runId}'s allocations: a run's suppliers are chosen by provider staff; user@acme.test is not staff\n`]);
+    const bad = await sam.run(["admin", "runs", "allocations", String(runId), "--set", "3:60"]);
+    expect([bad.code, bad.stderr]).toEqual([1, "ideally: --set: expected SUPPLIER=SHARE (a supplier's id and its percent, e.g. 3=60 or 4=39.5), got '3:60'\n"]);
+    const sum = await sam.run(["admin", "runs", "allocations", String(runId), "--set", `${supplier}=60`]);
+    expect([sum.code, sum.stderr]).toEqual([2, `ideally: set survey run ${runId}'s allocations: The run's allocations: allocations The shares sum to 60.00%, not 100% (HTTP 400 ValidationError)\n`]);
+  });
+});

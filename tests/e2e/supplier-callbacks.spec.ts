@@ -92,3 +92,60 @@ test("staff see a supplier run's callbacks, a failed one with its answer, and Re
   expect(seen.get("E1"), "the supplier was called twice").toBe(2);
   await shot(page, "surveys-callbacks-delivered");
 });
+
+test("staff field a supplier run from two suppliers, 60/40, in its Suppliers dialog, and read each one's cap", async ({ page, request }) => {
+  const uma = await apiToken(request, "user@acme.test");
+  const sam = await apiToken(request, "staff@ideally.test");
+  const team = await clientIdByName(request, uma, "Acme Team A");
+  const stamp = Date.now();
+  const [first, second] = await Promise.all(
+    ["First", "Second"].map((n) =>
+      apiCall<{ id: number; name: string }>(request, sam, null, "POST", "/api/v1/SampleSuppliers", {
+        name: `${n} supplier ${stamp}`,
+        completeUrl: "https://sup.example/end?st=c&rid={rid}",
+        screenOutUrl: "https://sup.example/end?st=s&rid={rid}",
+        overQuotaUrl: "https://sup.example/end?st=q&rid={rid}",
+        qualityTerminateUrl: "https://sup.example/end?st=t&rid={rid}",
+      }),
+    ),
+  );
+  const p = await apiCall<{ id: number }>(request, uma, team, "POST", "/api/v1/Projects", {
+    projectName: `Two suppliers ${stamp}`,
+    projectTypeId: 1,
+    frameworkId: 1000,
+    regionIds: [1],
+    sampleSize: 200,
+  });
+  await apiCall(request, uma, team, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bar" });
+  await apiCall(request, uma, team, "POST", `/api/v1/Projects(${p.id})/Submit`, {});
+  const schedules = await apiCall<{ value: { id: number }[] }>(request, sam, team, "GET", `/api/v1/ProjectSchedules?$filter=projectId eq ${p.id}&$select=id`);
+  await apiCall(request, sam, team, "PATCH", `/api/v1/ProjectSchedules(${schedules.value[0]!.id})`, { sampleSupplierId: first!.id });
+  await apiCall(request, sam, team, "POST", `/api/v1/Projects(${p.id})/SuperApprove`, {});
+  const [runId] = await liveRunsOf(request, sam, team, p.id);
+
+  await signIn(page, "staff@ideally.test");
+  await page.goto(`/admin/surveys?project=${p.id}`);
+  await page.getByRole("button", { name: `Suppliers of run ${runId}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Suppliers of run ${runId}` });
+  await expect(dialog.getByText("One supplier takes the run's respondents up to its quota.")).toBeVisible();
+  await dialog.getByRole("button", { name: "Add a supplier" }).click();
+  await dialog.getByRole("combobox", { name: "Supplier 1" }).selectOption({ label: first!.name });
+  await dialog.getByRole("textbox", { name: "Share of supplier 1 (%)" }).fill("60");
+  await expect(dialog.getByText("Total 60.00% (the shares must sum to 100%)")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Save shares" })).toBeDisabled();
+  await dialog.getByRole("button", { name: "Add a supplier" }).click();
+  await dialog.getByRole("combobox", { name: "Supplier 2" }).selectOption({ label: second!.name });
+  await dialog.getByRole("textbox", { name: "Share of supplier 2 (%)" }).fill("40");
+  await dialog.getByRole("button", { name: "Save shares" }).click();
+  await expect(page.getByText("Allocations saved")).toBeVisible();
+  // 60% and 40% of 200 completes: caps 120 and 80.
+  await expect(dialog.getByRole("row").filter({ hasText: first!.name })).toContainText("60%120");
+  await expect(dialog.getByRole("row").filter({ hasText: second!.name })).toContainText("40%80");
+  const saved = await apiCall<{ value: { sampleSupplierId: number; cap: number }[] }>(request, sam, null, "GET", `/api/v1/SurveyRuns(${runId})/SampleAllocations`);
+  expect(saved.value.map((a) => [a.sampleSupplierId, a.cap])).toEqual([
+    [first!.id, 120],
+    [second!.id, 80],
+  ]);
+  await expectAxeClean(page, "the Suppliers dialog");
+  await shot(page, "surveys-allocations");
+});

@@ -59,9 +59,9 @@ JSON: [{ name, description }] or the job's { jobId, name, result }`,
     .action(async (name: string | undefined, _o, cmd: Command) => (await import("./admin/commands.ts")).runCommands(name, all(cmd)));
 }
 
-/** admin runs: list, close, extend and callbacks. */
+/** admin runs: list, close, extend, callbacks and allocations. */
 function registerRunsCommands(admin: Command): void {
-  const runs = admin.command("runs").description("survey runs (one fielding in one market): list a project's, close one now, move its field end, its supplier callbacks (staff)");
+  const runs = admin.command("runs").description("survey runs (one fielding in one market): list a project's, close one now, move its field end, its supplier callbacks and allocations (staff)");
   pagingOptions(runs.command("list").alias("ls").description("a project's survey runs, with the ids close and extend take"), null)
     .argument("<project>", "project id")
     .addOption(jsonFields(["id", "regionId", "region", "surveyStatusId", "sampleSource", "targetCompletes", "launchedAt", "closedAt"]))
@@ -104,4 +104,17 @@ function registerRunsCommands(admin: Command): void {
       "\nExamples:\n  $ ideally admin runs callbacks 7\n  $ ideally admin runs callbacks 7 --resend 31\n  $ ideally admin runs callbacks 7 --json | jq '.[] | select(.state == \"failed\") | .id'\nJSON: [SupplierCallback { id, rid, kind, outcome, state, series, attempts: [{ attempt, series, httpStatus, error }] }] or, with --resend, the callback",
     )
     .action(async (run: string, _o, cmd: Command) => (await import("./admin/runs.ts")).runRunsCallbacks(run, all(cmd)));
+  runs
+    .command("allocations")
+    .description("a supplier run's suppliers with their shares, caps and completes; --set replaces them (staff)")
+    .argument("<run>", "survey run id (`ideally admin runs list PROJECT`)")
+    .addOption(
+      new Option("--set <supplier=share>", "a supplier and its percent of the run's completes (repeat; the shares sum to 100; the first is the run's supplier)").argParser(collect).default([]),
+    )
+    .option("--json", JSON_HELP)
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ ideally admin runs allocations 7\n  $ ideally admin runs allocations 7 --set 3=60 --set 4=40\n  $ ideally admin runs allocations 7 --json | jq '.[] | select(.completes >= .cap) | .supplierName'\nJSON: [SampleAllocation { sampleSupplierId, supplierName, share, cap, completes, inProgress }]",
+    )
+    .action(async (run: string, _o, cmd: Command) => (await import("./admin/runs.ts")).runRunsAllocations(run, all(cmd)));
 }

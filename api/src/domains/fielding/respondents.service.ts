@@ -124,7 +124,9 @@ async function enter(
     // answered with the finished session and a freshly signed end link): told so, with no end
     // link, no session id and nothing stored. The respondent's own page still reads its session by
     // its id. A rid that arrived after the close (an outcome and no session) is finished as well.
-    if (open) {
+    // A supplier whose allocation is met (allocations.ts) takes no new rid: it goes back over quota
+    // below, as on a closed run; a rid already answering comes back to its session.
+    if (open && !entry.full) {
       const made = await q.insertSessionOfNewRid(tx, { ...(await fresh()), sampleSupplierId: entry.supplierId, supplierRid: entry.rid });
       if (made) return at(made);
     }
@@ -137,14 +139,15 @@ async function enter(
     if (existing) return at(existing);
   }
   const closed = run.surveyStatusId === SURVEY_STATUS.Closed || run.surveyStatusId === SURVEY_STATUS.ErrorProcessing;
-  if (entry && closed) {
-    // A supplier's respondent on a closed run goes back to the supplier as over quota (the
-    // protocol has no "closed" link), signed like any end; no session is stored, the outcome is
-    // (the reconciliation lists it, the callback reports it).
+  if (entry && (closed || entry.full)) {
+    // A supplier's respondent on a closed run, or of a supplier whose allocation is met, goes back
+    // to the supplier as over quota (the protocol has no "closed" link), signed like any end; no
+    // session is stored, the outcome is (the reconciliation lists it, the callback reports it).
     const redirectUrl = await recordLateArrival(tx, run.id, entry);
     if (redirectUrl === null) return { view: duplicate(run), session: null };
+    const endReason = closed ? "survey closed" : "supplier's allocation met";
     return {
-      view: { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "survey closed", answers: {}, redirectUrl },
+      view: { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason, answers: {}, redirectUrl },
       session: null,
     };
   }

@@ -9,6 +9,7 @@ import { enterTenant } from "../../access/policy.ts";
 import { ApiError } from "../../errors.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import type { SampleSource } from "./fielding.sql.ts";
+import { clearAllocations } from "./allocations.ts";
 import { assertUsableSupplier } from "./schedule-source.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
@@ -49,5 +50,6 @@ export async function setSampleSource(db: Db, runId: number, source: SampleSourc
              definition = case when definition is null then null else jsonb_set(definition, '{isCustomerPanel}', to_jsonb(${provider === 2}::boolean)) end,
              updated_at = now()
       where id = ${runId}`;
+    await clearAllocations(tx, runId);
   });
 }

@@ -1,11 +1,13 @@
 // Staff's sample suppliers (the redirect protocol; suppliers.ts): /api/v1/SampleSuppliers, a run's
-// supplier (SurveyRuns SetSampleSupplier) and its reconciliation CSV (SurveyRuns ReconciliationCsv).
+// supplier (SurveyRuns SetSampleSupplier) or suppliers with their allocations (SampleAllocations,
+// SetSampleAllocations; allocations.ts) and its reconciliation CSV (SurveyRuns ReconciliationCsv).
 // Not a SPEC entity set: staff data with a secret that never leaves the server.
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import * as s from "./suppliers.ts";
+import { MAX_SUPPLIERS, readAllocations, setAllocations } from "./allocations.ts";
 import { resendCallback } from "./supplier-resend.ts";
 import { nudgeSupplierCallbacks } from "./suppliers.jobs.ts";
 
@@ -91,6 +93,7 @@ const ok = <T extends z.ZodType, S extends 200 | 201 = 200>(schema: T, descripti
 export function registerSupplierRoutes(app: App, deps: AppDeps): void {
   registerSupplierCrud(app, deps);
   registerRunSupplier(app, deps);
+  registerAllocations(app, deps);
   registerCallbacks(app, deps);
   registerReconciliation(app, deps);
 }
@@ -196,6 +199,68 @@ function registerRunSupplier(app: App, deps: AppDeps): void {
       const { sampleSupplierId } = c.req.valid("json");
       await s.setRunSupplier(db, keyOf(c), sampleSupplierId);
       return c.json({ surveyRunId: keyOf(c), sampleSupplierId }, 200);
+    },
+  );
+}
+
+const AllocationOut = z
+  .object({
+    sampleSupplierId: z.number().int(),
+    supplierName: z.string(),
+    share: z.number().describe("Percent of the run's completes"),
+    cap: z.number().int().describe("The supplier's completes at most: its share of the run's target, by the largest remainder (the caps sum to the target)"),
+    completes: z.number().int(),
+    inProgress: z.number().int().describe("Its respondents answering now: they finish even once the cap is met"),
+  })
+  .openapi("SampleAllocation");
+const Allocations = z.object({ surveyRunId: z.number().int(), value: z.array(AllocationOut) }).openapi("SampleAllocations");
+
+/** SurveyRuns SampleAllocations and SetSampleAllocations (staff; record 0146). */
+function registerAllocations(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SurveyRuns/{key}/SampleAllocations",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_SampleAllocations",
+      summary: "A supplier run's suppliers, each with its share, cap and progress",
+      description: "Empty for a run with one supplier (it takes that supplier's respondents up to the run's quota) or none.",
+      request: { params: keyParams("SurveyRuns") },
+      responses: { ...ok(Allocations, "The run's allocations, in the order staff gave them"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json({ surveyRunId: keyOf(c), value: await readAllocations(db, keyOf(c)) }, 200),
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/SurveyRuns/{key}/SetSampleAllocations",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_SetSampleAllocations",
+      summary: "Take a run's respondents from several suppliers, each up to its share",
+      description:
+        `From 1 to ${MAX_SUPPLIERS} suppliers, each with its share of the run's completes (percent, in hundredths, summing to 100); the first becomes the run's supplier (sampleSupplierId) and the run's source is \`supplier\`. Each supplier's entry link is the run's with its own \`supplier={id}\`. ` +
+        "An entry of a supplier whose cap is met goes back to it over quota (signed, recorded, called back); its respondents already answering finish; the run closes at its quota as before. " +
+        "Shares may change while the run is in the field (the caps follow). 409: a Closed run, a run with simulated or customer-list respondents, dropping a supplier whose respondents are in the run, or the simulated panel's supplier; 404: an unknown supplier. SetSampleSupplier and SetSampleSource replace the allocations with their one supplier.",
+      request: {
+        params: keyParams("SurveyRuns"),
+        ...json(
+          z
+            .strictObject({
+              allocations: z.array(z.strictObject({ sampleSupplierId: z.number().int().positive(), share: z.number() })).max(MAX_SUPPLIERS * 10),
+            })
+            .openapi("SetSampleAllocations"),
+        ),
+      },
+      responses: { ...ok(Allocations, "The run's allocations now"), ...commonErrors, 404: errors[404], 409: errors[409] },
+    },
+    async (c) => {
+      const { allocations } = c.req.valid("json");
+      return c.json({ surveyRunId: keyOf(c), value: await setAllocations(db, keyOf(c), allocations) }, 200);
     },
   );
 }

@@ -14,6 +14,7 @@
 // redirect, the callback and the reconciliation CSV all read that record. A reported complete that
 // staff later remove is reversed (a second record, kind reversal, with its own signed callback;
 // decision record 0136).
+import { allocationAtEntry, clearAllocations } from "./allocations.ts";
 import { createHash, createHmac } from "node:crypto";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
@@ -325,6 +326,7 @@ export async function setRunSupplier(db: Db, runId: number, supplierId: number |
     if (supplierId !== null && !supplier) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
     if (supplier?.isSimulated) throw simulatedIsItsOwn(supplier.id);
     await tx`update survey_runs set sample_supplier_id = ${supplierId}, updated_at = now() where id = ${runId}`;
+    await clearAllocations(tx, runId);
   });
 }
 
@@ -399,6 +401,8 @@ export interface SupplierEntry {
   test: string | null;
   /** Whether the supplier is the simulated panel (its respondents are simulated: survey_sessions.is_simulated). */
   simulated?: boolean;
+  /** The supplier's allocation of the run is met (allocations.ts): a new rid goes back over quota. */
+  full?: boolean;
 }
 
 const REFUSED = "This survey link is not valid";
@@ -416,7 +420,9 @@ export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: n
   const s = await supplierOf(tx, supplierId);
   // The simulated panel's supplier sends people to runs without an outside supplier (the tick to
   // those whose source is simulated; staff's RunSimulatedData to a customer panel's too), never to a supplier's.
-  const allocated = s?.isSimulated ? run.sampleSupplierId === null && run.sampleSource !== "supplier" : run.sampleSupplierId === supplierId;
+  // An outside supplier: the run's, or one of its allocations (allocations.ts), with its cap.
+  const allocation = s && !s.isSimulated ? await allocationAtEntry(tx, run, supplierId) : null;
+  const allocated = s?.isSimulated ? run.sampleSupplierId === null && run.sampleSource !== "supplier" : allocation?.allocated === true;
   if (!s || !allocated) throw new ApiError("Forbidden", REFUSED, "this supplier does not send respondents to this survey");
   const marker = `&${s.signatureParameter}=`;
   const cut = query.indexOf(marker);
@@ -438,7 +444,7 @@ export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: n
     const k2 = params.get("k2");
     if (k2 === null || !same(k2, entryKey)) throw new ApiError("Forbidden", REFUSED, "the entry's k2 is not the Samplify project's security key");
   }
-  return { supplierId, rid, test: params.get("test"), simulated: s.isSimulated };
+  return { supplierId, rid, test: params.get("test"), simulated: s.isSimulated, full: allocation?.full === true };
 }
 
 export type EndKind = "complete" | "screenOut" | "overQuota" | "qualityTerminate";

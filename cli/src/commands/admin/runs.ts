@@ -1,10 +1,12 @@
-// `ideally admin runs list|close|extend|callbacks`: the staff's hand on fielding. `list PROJECT`
+// `ideally admin runs list|close|extend|callbacks|allocations`: the staff's hand on fielding. `list PROJECT`
 // names a project's survey runs (the ids the others take) and where each one's respondents come
 // from (its sample source: simulated, customer or supplier); `close RUN` ends a run now with the
 // completes it has (SurveyRuns ForceCloseSurvey; processing then refunds the shortfall);
 // `extend RUN --until WHEN` moves its field end (ExtendFieldPeriod { fieldEndAt }); `callbacks RUN`
 // lists a supplier run's server-to-server callbacks (SupplierCallbacks) and `--resend ID` sends a
-// failed one again (SupplierCallbacks/{callbackId}/Resend; docs/suppliers.md). The server allows
+// failed one again (SupplierCallbacks/{callbackId}/Resend; docs/suppliers.md); `allocations RUN`
+// lists a supplier run's suppliers with their shares and caps and `--set ID=SHARE` replaces them
+// (SampleAllocations, SetSampleAllocations; docs/decisions/0146). The server allows
 // these to provider staff only; anyone else gets one line saying so (exit 2), before any question
 // is asked.
 import type { Schemas } from "@ideally/contracts";
@@ -170,4 +172,46 @@ export async function runRunsCallbacks(run: string, o: GlobalOptions & { resend?
   );
   const failed = rows.filter((c) => c.state === "failed");
   if (failed.length) process.stderr.write(`${failed.length} failed: send one again with \`ideally admin runs callbacks ${run} --resend ${failed[0]!.id}\`\n`);
+}
+
+type Allocation = Schemas["SampleAllocation"];
+
+/** --set SUPPLIER=SHARE: a supplier's id and its percent of the run's completes (hundredths). */
+export function allocationArg(v: string): { sampleSupplierId: number; share: number } {
+  const m = /^(\d{1,9})=(\d{1,3}(?:\.\d{1,2})?)$/.exec(v);
+  if (!m) throw usageError(`--set: expected SUPPLIER=SHARE (a supplier's id and its percent, e.g. 3=60 or 4=39.5), got '${v}'`);
+  return { sampleSupplierId: Number(m[1]), share: Number(m[2]) };
+}
+
+/**
+ * `admin runs allocations RUN [--set SUPPLIER=SHARE ...]`: a supplier run's suppliers with their
+ * shares, caps and progress (SampleAllocations); `--set` (repeated, the first becomes the run's
+ * supplier) replaces them (SetSampleAllocations; shares sum to 100; docs/decisions/0146).
+ */
+export async function runRunsAllocations(run: string, o: GlobalOptions & { set?: string[] }): Promise<void> {
+  const key = idArg(run, "survey run id");
+  const wanted = (o.set ?? []).map(allocationArg);
+  const api = signedIn(o, { tenant: false });
+  const ALLOCATIONS_ARE_STAFFS = "a run's suppliers are chosen by provider staff";
+  let rows: Allocation[];
+  if (wanted.length) {
+    const r = await api.client.POST("/api/v1/SurveyRuns({key})/SetSampleAllocations", { params: { path: { key } }, body: { allocations: wanted } });
+    if (!r.data) staffOnly(api, `set survey run ${run}'s allocations`, r, ALLOCATIONS_ARE_STAFFS);
+    rows = r.data.value;
+  } else {
+    const r = await api.client.GET("/api/v1/SurveyRuns({key})/SampleAllocations", { params: { path: { key } } });
+    if (!r.data) staffOnly(api, `list survey run ${run}'s allocations`, r, ALLOCATIONS_ARE_STAFFS);
+    rows = r.data.value;
+  }
+  if (o.json) return printJson(rows);
+  if (rows.length === 0) {
+    process.stdout.write(`Survey run ${run} has no allocations: it takes its one supplier's respondents (if any) up to its quota\n`);
+    return;
+  }
+  process.stdout.write(
+    `${table(
+      ["supplier", "name", "share", "cap", "completes", "answering"],
+      rows.map((a) => [String(a.sampleSupplierId), a.supplierName, `${a.share}%`, String(a.cap), String(a.completes), String(a.inProgress)]),
+    )}\n`,
+  );
 }

@@ -10,6 +10,7 @@ import { toast } from "../../components/toast";
 import { api, type Row } from "../../api/client";
 import { SAMPLE_SOURCE_TEXT, fieldPeriodText } from "../../features/fielding";
 import { AuditLog, DataTable, Pager, Td, act, fmtDate, forClient, keyPath, useSet, type Call } from "./shared";
+import { SampleAllocationsDialog } from "./SampleAllocations";
 import { SupplierCallbacksDialog } from "./SupplierCallbacks";
 
 const PAGE = 25;
@@ -43,6 +44,7 @@ export default function Surveys() {
   const [removing, setRemoving] = useState<Run | null>(null);
   const [extending, setExtending] = useState<Run | null>(null);
   const [callbacks, setCallbacks] = useState<Run | null>(null);
+  const [allocations, setAllocations] = useState<Run | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [audit, setAudit] = useState(0);
   const filters = [/^\d+$/.test(project) ? `projectSchedules/any(s:s/projectId eq ${project})` : "", /^\d+$/.test(status) ? `surveyStatusId eq ${status}` : ""].filter(Boolean);
@@ -114,6 +116,11 @@ export default function Surveys() {
             <Td data-testid="sample-source">
               {SAMPLE_SOURCE_TEXT[r.sampleSource]}
               {r.isSimulated && r.sampleSource !== "simulated" ? <p className="text-xs text-ink-500">with simulated respondents</p> : null}
+              {r.sampleSource === "supplier" ? (
+                <Button size="sm" variant="ghost" className="mt-1 -ml-2" onClick={() => setAllocations(r)} aria-label={`Suppliers of run ${r.id}`}>
+                  Suppliers
+                </Button>
+              ) : null}
             </Td>
             <Td>
               <Badge tone={TONES[r.surveyStatusId] ?? "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge>
@@ -127,7 +134,8 @@ export default function Surveys() {
               <p>Closed {fmtDate(r.closedAt)}</p>
             </Td>
             <Td>
-              <div className="flex justify-end gap-2 whitespace-nowrap">
+              {/* Wraps rather than clips: the buttons do not fit beside the columns at 1280 px. */}
+              <div className="flex flex-wrap justify-end gap-2 [&>button]:whitespace-nowrap">
                 {ACTIONS.filter((a) => a.when(r)).map((a) => (
                   <Button
                     key={a.action}
@@ -193,6 +201,7 @@ export default function Surveys() {
         />
       ) : null}
       {removing ? <RemoveDialog run={removing} onClose={() => setRemoving(null)} onDone={done} /> : null}
+      {allocations ? <SampleAllocationsDialog run={allocations} onClose={() => setAllocations(null)} onSaved={() => setAudit((n) => n + 1)} /> : null}
       {callbacks ? <SupplierCallbacksDialog run={callbacks} onClose={() => setCallbacks(null)} onResent={() => setAudit((n) => n + 1)} /> : null}
       <AuditLog filter="entityType eq 'SurveyRun' or (entityType eq 'Project' and event in ('WaveStarted','ResultsReady'))" title="Fielding events" refreshKey={audit} />
     </div>
