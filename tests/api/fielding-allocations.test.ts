@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
+import { createSupplier, respondentPost } from "../helpers/supplier-run.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
 import { capsOf } from "../../api/src/domains/fielding/allocations.ts";
@@ -23,17 +24,7 @@ beforeAll(async () => {
   tdb = await createTestDb();
   app = testApp(tdb.db, { publicUrl: PUBLIC });
   await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 100000, 'Test top-up')`;
-  for (const k of ["a", "b", "c"] as const) {
-    const s = await call(app, "staff", null, "POST", "/api/v1/SampleSuppliers", {
-      name: `Allocated ${k.toUpperCase()}`,
-      completeUrl: `https://${k}.example/end?st=c&id={rid}`,
-      screenOutUrl: `https://${k}.example/end?st=s&id={rid}`,
-      overQuotaUrl: `https://${k}.example/end?st=q&id={rid}`,
-      qualityTerminateUrl: `https://${k}.example/end?st=t&id={rid}`,
-    });
-    expect(s.status, JSON.stringify(s.body)).toBe(201);
-    sup[k] = s.body.id;
-  }
+  for (const k of ["a", "b", "c"] as const) sup[k] = await createSupplier(app, `Allocated ${k.toUpperCase()}`, `${k}.example`);
 });
 afterAll(async () => {
   await tdb.drop();
@@ -51,10 +42,7 @@ async function draftRun(name: string, n: number): Promise<{ runId: number; link:
 
 const setAllocations = (runId: number, allocations: unknown, who: "staff" | "acmeAdmin" = "staff") => call(app, who, T, "POST", `/api/v1/SurveyRuns(${runId})/SetSampleAllocations`, { allocations });
 const readAllocations = async (runId: number) => (await call(app, "staff", T, "GET", `/api/v1/SurveyRuns(${runId})/SampleAllocations`)).body.value;
-const enter = async (link: string, supplier: number, rid: string) => {
-  const r = await app.request(`/s/api/${link}/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ entryQuery: `supplier=${supplier}&rid=${rid}` }) });
-  return { status: r.status, body: (await r.json()) as { status: string; redirectUrl: string | null; respondentId: string; page: unknown } };
-};
+const enter = async (link: string, supplier: number, rid: string) => respondentPost(app, { id: 0, link }, "/start", { entryQuery: `supplier=${supplier}&rid=${rid}` });
 /** `n` completes of `supplier` in the run, written as the respondent service leaves them. */
 async function completes(runId: number, supplier: number, n: number, prefix: string) {
   for (let i = 0; i < n; i++) {

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
+import { createSupplier } from "../helpers/supplier-run.ts";
 import type { App } from "../../api/src/app.ts";
 import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 import { simulatedSupplier } from "../../api/src/domains/fielding/suppliers.ts";
@@ -24,15 +25,7 @@ beforeAll(async () => {
   tdb = await createTestDb();
   app = testApp(tdb.db, { publicUrl: PUBLIC });
   await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 100000, 'Test top-up')`;
-  const s = await call(app, "staff", null, "POST", "/api/v1/SampleSuppliers", {
-    name: "Wave Sample",
-    completeUrl: "https://supplier.example/end?st=c&id={rid}",
-    screenOutUrl: "https://supplier.example/end?st=s&id={rid}",
-    overQuotaUrl: "https://supplier.example/end?st=q&id={rid}",
-    qualityTerminateUrl: "https://supplier.example/end?st=t&id={rid}",
-  });
-  expect(s.status, JSON.stringify(s.body)).toBe(201);
-  supplierId = s.body.id;
+  supplierId = await createSupplier(app, "Wave Sample");
 });
 afterAll(async () => {
   await tdb.drop();

@@ -14,6 +14,19 @@ export const ANOTHER_GENDER = 4500003;
 
 type Q = { key: string; type: string; options: { id: number; exclusive: boolean }[] };
 export type View = { respondentId: string; status: string; redirectUrl: string | null; message: string | null; page: { id: string; questions: Q[] } | null };
+/** A supplier made by staff through the API, its four end links on `host` with `{rid}` in `id`; its id. */
+export async function createSupplier(app: App, name: string, host = "supplier.example"): Promise<number> {
+  const s = await call(app, "staff", null, "POST", "/api/v1/SampleSuppliers", {
+    name,
+    completeUrl: `https://${host}/end?st=c&id={rid}`,
+    screenOutUrl: `https://${host}/end?st=s&id={rid}`,
+    overQuotaUrl: `https://${host}/end?st=q&id={rid}`,
+    qualityTerminateUrl: `https://${host}/end?st=t&id={rid}`,
+  });
+  expect(s.status, JSON.stringify(s.body)).toBe(201);
+  return s.body.id;
+}
+
 export interface SupplierRun {
   id: number;
   link: string;

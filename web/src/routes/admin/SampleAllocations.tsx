@@ -8,7 +8,7 @@ import { api } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Modal } from "../../components/Dialog";
 import { Button, Input, Select } from "../../components/ui";
-import { LoadingRows, Td, act, forClient, keyPath } from "./shared";
+import { DialogTableHead, LoadingRows, Td, act, forClient, keyPath } from "./shared";
 import { useWaveSuppliers } from "./WaveSample";
 
 interface Draft {
@@ -74,15 +74,7 @@ export function SampleAllocationsDialog({ run, onClose, onSaved }: { run: { id: 
           ) : (
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Allocations of run {run.id}</caption>
-              <thead className="text-xs text-ink-500">
-                <tr>
-                  {["Supplier", "Share", "Cap", "Completes", "Answering"].map((h) => (
-                    <th key={h} scope="col" className="px-2 py-1 font-medium">
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
+              <DialogTableHead heads={["Supplier", "Share", "Cap", "Completes", "Answering"]} />
               <tbody className="divide-y divide-ink-100">
                 {rows.map((a) => (
                   <tr key={a.sampleSupplierId}>

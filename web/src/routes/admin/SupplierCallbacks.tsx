@@ -7,7 +7,7 @@ import { api, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button } from "../../components/ui";
-import { LoadingRows, Td, act, fmtDate, forClient, keyPath } from "./shared";
+import { DialogTableHead, LoadingRows, Td, act, fmtDate, forClient, keyPath } from "./shared";
 
 type Callback = Schemas["SupplierCallback"];
 const TONES: Record<Callback["state"], "blue" | "green" | "red"> = { pending: "blue", delivered: "green", failed: "red" };
@@ -63,15 +63,7 @@ export function SupplierCallbacksDialog({ run, onClose, onResent }: { run: { id:
         <div className="max-h-[60vh] overflow-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Supplier callbacks</caption>
-            <thead className="text-xs text-ink-500">
-              <tr>
-                {["Rid", "Outcome", "State", "Attempts", "Last answer", ""].map((h) => (
-                  <th key={h} scope="col" className="px-2 py-1 font-medium">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <DialogTableHead heads={["Rid", "Outcome", "State", "Attempts", "Last answer", ""]} />
             <tbody className="divide-y divide-ink-100">
               {rows.map((c) => (
                 <tr key={c.id} data-testid={`callback-${c.id}`}>

@@ -66,6 +66,21 @@ export function Td({ children, className = "" }: { children?: ReactNode; classNa
   return <td className={`min-w-24 px-4 py-3 align-top text-ink-700 ${className}`}>{children}</td>;
 }
 
+/** The heading row of a small table in a dialog (its columns' names). */
+export function DialogTableHead({ heads }: { heads: string[] }) {
+  return (
+    <thead className="text-xs text-ink-500">
+      <tr>
+        {heads.map((h) => (
+          <th key={h} scope="col" className="px-2 py-1 font-medium">
+            {h}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 export function LoadingRows({ label, rows = 5 }: { label: string; rows?: number }) {
   return (
     <div className="space-y-2" role="status" aria-label={label}>
