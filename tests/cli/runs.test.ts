@@ -202,7 +202,7 @@ describe("admin waves", () => {
     await uma.json(["projects", "submit", String(id), "--yes"]);
     const before = await sam.run(["admin", "waves", String(id)]);
     expect(before.code, before.stderr).toBe(0);
-    expect(before.stdout).toMatch(/\n\s*1\s+\d+\s+New Zealand\s+\d{4}-\d{2}-\d{2}\s+Ideally panel\s+(Scheduled|ReadyToLaunch)\s*\n$/);
+    expect(before.stdout).toMatch(/\n\s*1\s+\d+\s+New Zealand\s+\d{4}-\d{2}-\d{2}\s+simulated panel\s+(Scheduled|ReadyToLaunch)\s*\n$/);
 
     const set = await sam.run(["admin", "waves", String(id), "--supplier", String(supplier), "--region", "1"]);
     expect([set.code, set.stderr]).toEqual([0, `1 wave of project ${id} now fielded by supplier ${supplier}; the runs made from them carry it\n`]);

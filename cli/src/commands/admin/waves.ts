@@ -31,7 +31,7 @@ async function wavesOf(api: Api, key: string, project: string): Promise<Wave[]> 
 
 function sampleOf(w: Wave, names: Map<number, string>): string {
   if (w.sampleSupplierId !== null) return `supplier ${w.sampleSupplierId}${names.has(w.sampleSupplierId) ? ` (${names.get(w.sampleSupplierId)})` : ""}`;
-  return w.isCustomerPanel ? "customer panel" : "Ideally panel";
+  return w.isCustomerPanel ? "customer list" : "simulated panel";
 }
 
 export async function runWaves(project: string, o: WavesOptions): Promise<void> {

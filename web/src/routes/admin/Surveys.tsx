@@ -129,7 +129,7 @@ export default function Surveys() {
             <Td className="whitespace-nowrap">
               {r["surveySessions@odata.count"] ?? 0} / {r.targetCompletes ?? "—"}
             </Td>
-            <Td className="text-xs whitespace-nowrap">
+            <Td className="text-xs">
               <p>Launched {fmtDate(r.launchedAt)}</p>
               <p>Closed {fmtDate(r.closedAt)}</p>
             </Td>
