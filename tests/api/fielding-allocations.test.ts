@@ -175,7 +175,7 @@ describe("a run's suppliers with their allocations", () => {
     expect(r!.source).toBe("simulated");
   });
 
-  test("a supplier with respondents in the run cannot be dropped; a run with respondents of the simulated panel cannot become the suppliers' (409)", async () => {
+  test("a supplier with respondents in the run cannot be dropped; a run without a number of completes, or with respondents of the simulated panel, takes no allocations (409)", async () => {
     const { runId } = await draftRun("Allocations kept", 10);
     expect(
       (
@@ -191,6 +191,10 @@ describe("a run's suppliers with their allocations", () => {
       409,
       `SampleSuppliers(${sup.b}) has 1 respondent in survey run ${runId}: keep it in the allocations (a share of what it has delivered, at least)`,
     ]);
+    const untargeted = await draftRun("Allocations untargeted", 10);
+    await tdb.db`update survey_runs set target_completes = null where id = ${untargeted.runId}`;
+    const noTarget = await setAllocations(untargeted.runId, [{ sampleSupplierId: sup.a, share: 100 }]);
+    expect([noTarget.status, noTarget.body.message]).toEqual([409, `Survey run ${untargeted.runId} has no number of completes to share: set it first (CreateOrUpdateSamplifyProject)`]);
     const other = await draftRun("Allocations simulated", 10);
     await tdb.db`insert into survey_sessions (client_id, survey_run_id, region_id, status, is_simulated) values (${T}, ${other.runId}, 1, 'Complete', true)`;
     const mixed = await setAllocations(other.runId, [{ sampleSupplierId: sup.a, share: 100 }]);

@@ -215,7 +215,7 @@ describe("admin waves", () => {
     const runs = await sam.json<{ sampleSource: string }[]>(["admin", "runs", "list", String(id)]);
     expect(runs.map((r) => r.sampleSource)).toEqual(["supplier"]);
     const late = await sam.run(["admin", "waves", String(id), "--supplier", "none"]);
-    expect([late.code, late.stderr]).toEqual([2, `ideally: Project ${id} has no wave without a run: a run's source is set on the run (SurveyRuns SetSampleSource)\n`]);
+    expect([late.code, late.stderr]).toEqual([2, `ideally: Project ${id} has no wave without a run: a run's suppliers are set on the run (\`ideally admin runs allocations RUN --set ID=100\`)\n`]);
   });
 
   test("a User may not set a wave's sample (exit 2, one line); bad values are usage errors (exit 1), before the server", async () => {

@@ -93,7 +93,7 @@ export async function readAllocations(db: Db, runId: number): Promise<Allocation
 /**
  * SetSampleAllocations (staff): the run's respondents come from these suppliers, each up to its
  * share of the run's completes. The first is the run's supplier (survey_runs.sample_supplier_id).
- * Refused: a Closed run (409); a run with simulated or customer-list respondents (409: its results
+ * Refused: a Closed run or one without a number of completes (409); a run with simulated or customer-list respondents (409: its results
  * would mix kinds of sample); dropping a supplier whose respondents are in the run (409); an
  * unknown (404) or simulated (409) supplier; shares that do not sum to 100 (400). Changing shares
  * while the run is in the field is allowed: the caps follow at once.
@@ -101,12 +101,14 @@ export async function readAllocations(db: Db, runId: number): Promise<Allocation
 export async function setAllocations(db: Db, runId: number, allocations: readonly AllocationInput[]): Promise<Allocation[]> {
   checkInput(allocations);
   return system(db, async (tx) => {
-    const [run] = await tx<{ status: number; others: number }[]>`
-      select survey_status_id as status,
+    const [run] = await tx<{ status: number; target: number | null; others: number }[]>`
+      select survey_status_id as status, target_completes as target,
              (select count(*)::int from survey_sessions s where s.survey_run_id = r.id and (s.sample_supplier_id is null or s.is_simulated)) as others
       from survey_runs r where id = ${runId} for update`;
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     if (run.status === 90) throw new ApiError("Conflict", `Survey run ${runId} is Closed: its allocations cannot change`);
+    // The caps are shares of the run's completes: a run without a number of completes has none.
+    if (run.target === null) throw new ApiError("Conflict", `Survey run ${runId} has no number of completes to share: set it first (CreateOrUpdateSamplifyProject)`);
     if (run.others > 0) {
       throw new ApiError(
         "Conflict",

@@ -245,7 +245,7 @@ function registerAllocations(app: App, deps: AppDeps): void {
       description:
         `From 1 to ${MAX_SUPPLIERS} suppliers, each with its share of the run's completes (percent, in hundredths, summing to 100); the first becomes the run's supplier (sampleSupplierId) and the run's source is \`supplier\`. Each supplier's entry link is the run's with its own \`supplier={id}\`. ` +
         "An entry of a supplier whose cap is met goes back to it over quota (signed, recorded, called back); its respondents already answering finish; the run closes at its quota as before. " +
-        "Shares may change while the run is in the field (the caps follow). 409: a Closed run, a run with simulated or customer-list respondents, dropping a supplier whose respondents are in the run, or the simulated panel's supplier; 404: an unknown supplier. SetSampleSupplier and SetSampleSource replace the allocations with their one supplier.",
+        "Shares may change while the run is in the field (the caps follow). 409: a Closed run, a run without a number of completes, a run with simulated or customer-list respondents, dropping a supplier whose respondents are in the run, or the simulated panel's supplier; 404: an unknown supplier. SetSampleSupplier and SetSampleSource replace the allocations with their one supplier.",
       request: {
         params: keyParams("SurveyRuns"),
         ...json(

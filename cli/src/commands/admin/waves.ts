@@ -51,7 +51,9 @@ export async function runWaves(project: string, o: WavesOptions): Promise<void> 
   if (supplier !== undefined) {
     const open = waves.filter((w) => w.surveyRunId === null && (region === null || w.regionId === region));
     if (open.length === 0) {
-      throw apiError(`Project ${project} has no wave without a run${region === null ? "" : ` in region ${region}`}: a run's source is set on the run (SurveyRuns SetSampleSource)`);
+      throw apiError(
+        `Project ${project} has no wave without a run${region === null ? "" : ` in region ${region}`}: a run's suppliers are set on the run (\`ideally admin runs allocations RUN --set ID=100\`)`,
+      );
     }
     for (const w of open) {
       const r = await api.client.PATCH("/api/v1/ProjectSchedules({key})", { params: { path: { key: String(w.id) } }, body: { sampleSupplierId: supplier } });
