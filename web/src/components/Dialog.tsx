@@ -1,6 +1,6 @@
 // Modal dialogs on headlessui's Dialog (focus trap, Escape, labelled by its title).
 import { Dialog as HDialog, DialogPanel, DialogTitle } from "@headlessui/react";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Button } from "./ui";
 
 export function Modal({
@@ -72,5 +72,45 @@ export function ConfirmDialog({
     >
       {message}
     </Modal>
+  );
+}
+
+/**
+ * A dialog's footer: Cancel, and its action, busy while the action runs; the dialog closes when the
+ * action answers true (it failed, and said so, otherwise).
+ */
+export function ActionFooter({
+  onClose,
+  label,
+  onAction,
+  disabled = false,
+  variant,
+}: {
+  onClose: () => void;
+  label: string;
+  onAction: () => Promise<boolean>;
+  disabled?: boolean;
+  variant?: "danger";
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <Button variant="secondary" onClick={onClose}>
+        Cancel
+      </Button>
+      <Button
+        variant={variant}
+        busy={busy}
+        disabled={disabled}
+        onClick={async () => {
+          setBusy(true);
+          const ok = await onAction();
+          setBusy(false);
+          if (ok) onClose();
+        }}
+      >
+        {label}
+      </Button>
+    </>
   );
 }

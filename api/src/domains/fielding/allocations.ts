@@ -151,9 +151,22 @@ export async function clearAllocations(tx: Tx, runId: number): Promise<void> {
  * allocations), and whether its cap is met (`full`: the entry goes back over quota).
  */
 export async function allocationAtEntry(tx: Tx, run: { id: number; sampleSupplierId: number | null }, supplierId: number): Promise<{ allocated: boolean; full: boolean }> {
-  const all = await allocationsOf(tx, run.id);
-  if (all.length === 0) return { allocated: run.sampleSupplierId === supplierId, full: false };
-  const mine = all.find((a) => a.sampleSupplierId === supplierId);
-  if (!mine) return { allocated: false, full: false };
-  return { allocated: true, full: mine.completes >= mine.cap };
+  // Every supplier entry passes here: the shares (for the caps) and this supplier's completes only,
+  // not allocationsOf's names and counts of every supplier.
+  const rows = await tx<{ supplier: number; share: number; target: number | null; completes: number | null }[]>`
+    select a.sample_supplier_id as supplier, a.share::float8 as share, r.target_completes as target,
+           case when a.sample_supplier_id = ${supplierId} then
+             (select count(*)::int from survey_sessions s where s.survey_run_id = a.survey_run_id and s.sample_supplier_id = a.sample_supplier_id and s.status = 'Complete')
+           end as completes
+    from survey_run_allocations a join survey_runs r on r.id = a.survey_run_id
+    where a.survey_run_id = ${run.id}
+    order by a.position`;
+  if (rows.length === 0) return { allocated: run.sampleSupplierId === supplierId, full: false };
+  const mine = rows.findIndex((a) => a.supplier === supplierId);
+  if (mine < 0) return { allocated: false, full: false };
+  const caps = capsOf(
+    rows.map((a) => a.share),
+    rows[0]!.target ?? 0,
+  );
+  return { allocated: true, full: (rows[mine]!.completes ?? 0) >= caps[mine]! };
 }

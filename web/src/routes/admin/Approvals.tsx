@@ -3,7 +3,7 @@
 // SuperApprove (straight to Awaiting Survey, super admins), Decline with a reason; and each market's
 // sample (WaveSample: the simulated panel or a sample supplier, chosen before approval).
 import { useState } from "react";
-import { Modal } from "../../components/Dialog";
+import { ActionFooter, Modal } from "../../components/Dialog";
 import { Badge, Button, Field, PageHeader, Textarea } from "../../components/ui";
 import { STATUS_TONE } from "../../features/projects";
 import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
@@ -113,32 +113,12 @@ export default function Approvals() {
 
 function DeclineDialog({ project, onClose, onDecline }: { project: Waiting; onClose: () => void; onDecline: (reason: string) => Promise<boolean> }) {
   const [reason, setReason] = useState("");
-  const [busy, setBusy] = useState(false);
   return (
     <Modal
       open
       onClose={onClose}
       title={`Decline ${project.projectName}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            busy={busy}
-            disabled={!reason.trim()}
-            onClick={async () => {
-              setBusy(true);
-              const ok = await onDecline(reason.trim());
-              setBusy(false);
-              if (ok) onClose();
-            }}
-          >
-            Decline
-          </Button>
-        </>
-      }
+      footer={<ActionFooter onClose={onClose} label="Decline" variant="danger" disabled={!reason.trim()} onAction={() => onDecline(reason.trim())} />}
     >
       <Field id="decline-reason" label="Reason" hint="Sent to whoever submitted the project">
         <Textarea id="decline-reason" rows={4} value={reason} onChange={(e) => setReason(e.target.value)} />

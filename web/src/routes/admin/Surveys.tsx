@@ -3,7 +3,7 @@
 // sample source, its field period ("closes at", stalled, why it closed), respondent removal by UUID,
 // and a supplier run's callbacks with Resend for a failed one (SupplierCallbacks.tsx).
 import { useState } from "react";
-import { Modal } from "../../components/Dialog";
+import { ActionFooter, Modal } from "../../components/Dialog";
 import { Badge, Button, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
 import { useSearchState } from "../../lib/search";
 import { toast } from "../../components/toast";
@@ -210,32 +210,8 @@ export default function Surveys() {
 
 function SimulateDialog({ run, onClose, onRun }: { run: Run; onClose: () => void; onRun: (n: number) => Promise<boolean> }) {
   const [n, setN] = useState("50");
-  const [busy, setBusy] = useState(false);
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title={`Simulate responses for run ${run.id}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            busy={busy}
-            disabled={!(Number(n) > 0)}
-            onClick={async () => {
-              setBusy(true);
-              const ok = await onRun(Number(n));
-              setBusy(false);
-              if (ok) onClose();
-            }}
-          >
-            Run
-          </Button>
-        </>
-      }
-    >
+    <Modal open onClose={onClose} title={`Simulate responses for run ${run.id}`} footer={<ActionFooter onClose={onClose} label="Run" disabled={!(Number(n) > 0)} onAction={() => onRun(Number(n))} />}>
       <Field id="sim-n" label="Completes" hint="Simulated respondents answer with the run's targeted demographics">
         <Input id="sim-n" inputMode="numeric" value={n} onChange={(e) => setN(e.target.value)} />
       </Field>
@@ -307,34 +283,10 @@ function FieldEndDialog({ run, onClose, onSave }: { run: Run; onClose: () => voi
     return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
   };
   const [value, setValue] = useState(run.fieldEndAt ? local(run.fieldEndAt) : local(new Date(Date.now() + 7 * 86_400_000).toISOString()));
-  const [busy, setBusy] = useState(false);
   const at = value ? new Date(value) : null;
   const error = !at || Number.isNaN(at.getTime()) ? "Enter a date and time." : at.getTime() <= Date.now() ? "The field end must be in the future." : null;
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title={`Field end of run ${run.id}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            busy={busy}
-            disabled={error !== null}
-            onClick={async () => {
-              setBusy(true);
-              const ok = await onSave(at!.toISOString());
-              setBusy(false);
-              if (ok) onClose();
-            }}
-          >
-            Save
-          </Button>
-        </>
-      }
-    >
+    <Modal open onClose={onClose} title={`Field end of run ${run.id}`} footer={<ActionFooter onClose={onClose} label="Save" disabled={error !== null} onAction={() => onSave(at!.toISOString())} />}>
       <Field
         id="field-end"
         label="Closes at"
