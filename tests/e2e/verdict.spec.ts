@@ -214,7 +214,9 @@ test("an uploaded concept image shows on its concept page and in the test-info p
   await page.goto(`/${team}/results/${p.id}/grow-ideas/${option.id}`);
   const img = page.getByRole("img", { name: `Concept: ${option.conceptText}` });
   await expect(img).toBeVisible({ timeout: 20_000 });
-  expect(await img.evaluate((e) => (e as HTMLImageElement).naturalWidth), "the image loads").toBe(64);
+  // Visible is the element; loaded is its bytes, which can come a moment later (a clean run at
+  // d7906f3 read naturalWidth 0 right after the element showed): waited for, not read at once.
+  await expect.poll(() => img.evaluate((e) => (e as HTMLImageElement).naturalWidth), { message: "the image loads" }).toBe(64);
   await look(page, "concept-page");
   await page.getByRole("button", { name: "Test info" }).click();
   await expect(page.getByTestId("concept-thumb")).toHaveCount(1);
